@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Writes assets/scenes/bench-30v30.json: 30 v 30 troopers among 40 terrain pieces on a 48" table.
+
+Deterministic (fixed seed); the benchmark and `sightline measure` both read the file.
+"""
+import json, math, random
+
+rng = random.Random(20261130)
+W = D = 48.0
+pieces = []
+def overlaps(a, b, pad=0.5):
+    return not (a[2] + pad <= b[0] or b[2] + pad <= a[0] or a[3] + pad <= b[1] or b[3] + pad <= a[1])
+while len(pieces) < 40:
+    w, d = rng.uniform(1.0, 6.0), rng.uniform(1.0, 6.0)
+    if rng.random() < 0.3:  # walls
+        w, d = (rng.uniform(4, 9), rng.uniform(0.4, 0.8)) if rng.random() < 0.5 else (rng.uniform(0.4, 0.8), rng.uniform(4, 9))
+    x, y = rng.uniform(0, W - w), rng.uniform(0, D - d)
+    box = (x, y, x + w, y + d)
+    if any(overlaps(box, p["box"]) for p in pieces):
+        continue
+    h = rng.choice([0.8, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0])
+    pieces.append({"box": box, "h": h})
+sil = {1: 25, 2: 25, 3: 40, 5: 40, 7: 55}
+troopers = []
+def free(x, y, r, elev):
+    for p in pieces:
+        x0, y0, x1, y1 = p["box"]
+        if elev < p["h"] and x0 - r < x < x1 + r and y0 - r < y < y1 + r:
+            return False
+    for t in troopers:
+        rr = sil[t["silhouette"]] / 2 / 25.4
+        if math.hypot(t["x"] - x, t["y"] - y) < r + rr + 0.1 and abs(t.get("elevation", 0) - elev) < 1:
+            return False
+    return True
+for side, (ylo, yhi), face in (("A", (1.0, 22.0), 90.0), ("B", (26.0, 47.0), 270.0)):
+    n = 0
+    on_roof = 0
+    while n < 30:
+        s = rng.choice([2, 2, 2, 2, 2, 2, 1, 3, 5, 5, 7] if n else [7])
+        r = sil[s] / 2 / 25.4
+        elev = 0.0
+        if on_roof < 2 and rng.random() < 0.2:
+            p = rng.choice(pieces)
+            x0, y0, x1, y1 = p["box"]
+            if x1 - x0 > 2 * r + 0.2 and y1 - y0 > 2 * r + 0.2 and ylo <= (y0 + y1) / 2 <= yhi:
+                x, y, elev = (x0 + x1) / 2, (y0 + y1) / 2, p["h"]
+                if free(x, y, r, elev):
+                    on_roof += 1
+                else:
+                    continue
+            else:
+                continue
+        else:
+            x, y = rng.uniform(1.0, W - 1.0), rng.uniform(ylo, yhi)
+            if not free(x, y, r, 0.0):
+                continue
+        t = {"id": f"{side.lower()}{n + 1}", "side": side, "silhouette": s, "x": round(x, 3), "y": round(y, 3),
+             "facing": round(face + rng.uniform(-50, 50), 1)}
+        if elev:
+            t["elevation"] = elev
+        troopers.append(t)
+        n += 1
+terrain = []
+for i, p in enumerate(pieces):
+    x0, y0, x1, y1 = (round(v, 3) for v in p["box"])
+    terrain.append({"id": f"t{i + 1}", "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": p["h"]})
+scene = {"table": {"width": W, "depth": D}, "troopers": troopers, "terrain": terrain}
+with open("assets/scenes/bench-30v30.json", "w") as f:
+    f.write("{\n  \"table\": {\"width\": 48, \"depth\": 48},\n  \"troopers\": [\n")
+    f.write(",\n".join("    " + json.dumps(t) for t in troopers))
+    f.write("\n  ],\n  \"terrain\": [\n")
+    f.write(",\n".join("    " + json.dumps(t) for t in terrain))
+    f.write("\n  ]\n}\n")
+print(len(troopers), "troopers,", len(terrain), "pieces")

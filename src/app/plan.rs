@@ -1,0 +1,222 @@
+//! The top-down plan of the table: terrain, bases, arcs, ZoC rings, LoF lines, routes and the
+//! selected trooper's visibility region.
+//!
+//! Spaces: table inches (origin at the bottom-left corner of the plan, y up) and screen points;
+//! [`Frame::screen_from_table`] and [`Frame::table_from_screen`] convert between them.
+
+use super::Command;
+use crate::geometry::{Lof, PairMeasure, Scene, Side, TablePoint, ZOC_RANGE_IN};
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
+
+/// The colour of a side, the same everywhere in the app.
+pub fn side_colour(side: Side) -> Color32 {
+    match side {
+        Side::A => Color32::from_rgb(70, 140, 255),
+        Side::B => Color32::from_rgb(235, 90, 70),
+    }
+}
+
+/// Green clear / amber partial / red blocked; grey out of arc.
+pub fn verdict_colour(l: &Lof) -> Color32 {
+    match l {
+        Lof::Clear => Color32::from_rgb(60, 200, 90),
+        Lof::Partial { .. } => Color32::from_rgb(240, 180, 40),
+        Lof::Blocked { .. } => Color32::from_rgb(220, 60, 60),
+        Lof::OutOfArc => Color32::GRAY,
+    }
+}
+
+/// Mapping between table inches and screen points.
+struct Frame {
+    screen: Rect,
+    /// Screen points per inch.
+    scale: f32,
+    depth: f64,
+}
+
+impl Frame {
+    fn screen_from_table(&self, p: TablePoint) -> Pos2 {
+        pos2(self.screen.min.x + p.x as f32 * self.scale, self.screen.min.y + (self.depth - p.y) as f32 * self.scale)
+    }
+
+    fn table_from_screen(&self, p: Pos2) -> TablePoint {
+        TablePoint::new(
+            ((p.x - self.screen.min.x) / self.scale) as f64,
+            self.depth - ((p.y - self.screen.min.y) / self.scale) as f64,
+        )
+    }
+
+    fn len(&self, inches: f64) -> f32 {
+        inches as f32 * self.scale
+    }
+}
+
+/// What the plan shows this frame.
+pub struct PlanView<'a> {
+    pub scene: &'a Scene,
+    pub pairs: &'a [PairMeasure],
+    pub selected: Option<usize>,
+    pub visibility: &'a [TablePoint],
+    pub all_zoc: bool,
+}
+
+impl PlanView<'_> {
+    /// Draw the plan; a click on a base selects that trooper.
+    pub fn ui(&self, ui: &mut egui::Ui) -> Option<Command> {
+        let avail = ui.available_rect_before_wrap();
+        let t = &self.scene.table;
+        let scale = ((avail.width() - 20.0) / t.width as f32).min((avail.height() - 20.0) / t.depth as f32).max(1.0);
+        let size = vec2(t.width as f32 * scale, t.depth as f32 * scale);
+        let screen = Rect::from_center_size(avail.center(), size);
+        let response = ui.allocate_rect(screen, Sense::click());
+        let f = Frame { screen, scale, depth: t.depth };
+        let painter = ui.painter_at(avail);
+
+        painter.rect_filled(screen, 4.0, Color32::from_rgb(52, 72, 52));
+        // 6" grid.
+        let grid = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 255, 255, 18));
+        let mut x = 6.0;
+        while x < t.width {
+            painter.line_segment(
+                [f.screen_from_table(TablePoint::new(x, 0.0)), f.screen_from_table(TablePoint::new(x, t.depth))],
+                grid,
+            );
+            x += 6.0;
+        }
+        let mut y = 6.0;
+        while y < t.depth {
+            painter.line_segment(
+                [f.screen_from_table(TablePoint::new(0.0, y)), f.screen_from_table(TablePoint::new(t.width, y))],
+                grid,
+            );
+            y += 6.0;
+        }
+
+        if self.visibility.len() >= 3 {
+            // A fan from the viewer is star-shaped; paint it as triangles so concavity is fine.
+            let c = self.selected.map(|i| self.scene.troopers[i].body.centre).unwrap_or_default();
+            let fill = Color32::from_rgba_unmultiplied(255, 255, 200, 26);
+            let n = self.visibility.len();
+            for k in 0..n {
+                let (a, b) = (self.visibility[k], self.visibility[(k + 1) % n]);
+                painter.add(Shape::convex_polygon(
+                    vec![f.screen_from_table(c), f.screen_from_table(a), f.screen_from_table(b)],
+                    fill,
+                    Stroke::NONE,
+                ));
+            }
+        }
+
+        for piece in &self.scene.terrain {
+            let pts: Vec<Pos2> = piece.polygon.iter().map(|&p| f.screen_from_table(p)).collect();
+            let shade = (90.0 + 25.0 * piece.height_in.min(6.0)) as u8;
+            let fill = Color32::from_rgb(shade, shade.saturating_sub(10), shade.saturating_sub(25));
+            painter.add(Shape::closed_line(pts.clone(), Stroke::new(1.5, Color32::from_gray(30))));
+            // Fill via triangle fan (pieces may be concave: fill each ear roughly by fan from centroid).
+            let cx = pts.iter().fold(vec2(0.0, 0.0), |acc, p| acc + p.to_vec2()) / pts.len() as f32;
+            for k in 0..pts.len() {
+                painter.add(Shape::convex_polygon(
+                    vec![cx.to_pos2(), pts[k], pts[(k + 1) % pts.len()]],
+                    fill,
+                    Stroke::NONE,
+                ));
+            }
+            painter.add(Shape::closed_line(pts, Stroke::new(1.5, Color32::from_gray(30))));
+            painter.text(
+                f.screen_from_table(TablePoint::new(
+                    piece.polygon.iter().map(|p| p.x).sum::<f64>() / piece.polygon.len() as f64,
+                    piece.polygon.iter().map(|p| p.y).sum::<f64>() / piece.polygon.len() as f64,
+                )),
+                egui::Align2::CENTER_CENTER,
+                format!("{} {}\"", piece.id, piece.height_in),
+                egui::FontId::proportional(11.0),
+                Color32::from_gray(20),
+            );
+        }
+
+        // LoF lines from the selected trooper.
+        if let Some(sel) = self.selected {
+            for m in self.pairs.iter().filter(|m| m.from == sel) {
+                let colour = verdict_colour(&m.lof.lof);
+                match m.lof.witness {
+                    Some([a, b]) => {
+                        painter.line_segment(
+                            [f.screen_from_table(a.plan()), f.screen_from_table(b.plan())],
+                            Stroke::new(2.0, colour),
+                        );
+                    }
+                    None if matches!(m.lof.lof, Lof::Blocked { .. }) => {
+                        let (a, b) = (self.scene.troopers[m.from].body.centre, self.scene.troopers[m.to].body.centre);
+                        let dash = egui::Shape::dashed_line(
+                            &[f.screen_from_table(a), f.screen_from_table(b)],
+                            Stroke::new(1.0, colour.gamma_multiply(0.6)),
+                            6.0,
+                            5.0,
+                        );
+                        painter.extend(dash);
+                    }
+                    None => {}
+                }
+            }
+        }
+
+        for (i, tr) in self.scene.troopers.iter().enumerate() {
+            let b = &tr.body;
+            let c = f.screen_from_table(b.centre);
+            let colour = side_colour(tr.side);
+            if self.all_zoc || self.selected == Some(i) {
+                painter.circle_stroke(
+                    c,
+                    f.len(b.radius() + ZOC_RANGE_IN),
+                    Stroke::new(1.5, colour.gamma_multiply(0.7)),
+                );
+            }
+            if !tr.route.is_empty() {
+                let mut pts = vec![c];
+                pts.extend(tr.route.iter().map(|&p| f.screen_from_table(p)));
+                painter.add(Shape::line(pts.clone(), Stroke::new(2.0, colour.gamma_multiply(0.8))));
+                for p in &pts[1..] {
+                    painter.circle_stroke(*p, f.len(b.radius()), Stroke::new(1.0, colour.gamma_multiply(0.6)));
+                }
+            }
+            let r = f.len(b.radius()).max(3.0);
+            painter.circle_filled(c, r, colour.gamma_multiply(0.85));
+            // Front arc: the front half drawn brighter, with a facing tick.
+            let face = b.facing_unit();
+            let dir = vec2(face.x as f32, -face.y as f32);
+            if b.arc == crate::geometry::Arc::Front180 {
+                let perp = vec2(-dir.y, dir.x);
+                painter.line_segment([c - perp * r, c + perp * r], Stroke::new(1.5, Color32::WHITE));
+            }
+            painter.line_segment([c, c + dir * r * 1.6], Stroke::new(2.0, Color32::WHITE));
+            let ring = if self.selected == Some(i) {
+                Stroke::new(2.5, Color32::YELLOW)
+            } else {
+                Stroke::new(1.0, Color32::BLACK)
+            };
+            painter.circle_stroke(c, r, ring);
+            painter.text(
+                c + vec2(0.0, r + 8.0),
+                egui::Align2::CENTER_CENTER,
+                &tr.id,
+                egui::FontId::proportional(12.0),
+                Color32::WHITE,
+            );
+        }
+
+        if response.clicked() {
+            let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
+            let hit = self
+                .scene
+                .troopers
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
+                .filter(|&(_, d)| d <= 0.3)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(i, _)| i);
+            return Some(Command::Select(hit));
+        }
+        None
+    }
+}

@@ -1,0 +1,101 @@
+//! A trooper's body on the table: its Silhouette cylinder, where it stands and where it faces.
+
+use super::{Silhouette, TablePoint};
+use serde::{Deserialize, Serialize};
+
+/// The arc in which a trooper can draw Line of Fire.
+///
+/// N4 "Line of Fire" (digest §2): a trooper has a 180° front arc, the front half of its base;
+/// Camouflage markers (and answering Attacks with Sixth Sense) have 360°.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Arc {
+    /// The front 180°: the half-plane in front of the line through the base centre
+    /// perpendicular to the facing.
+    #[default]
+    Front180,
+    /// All around (360°).
+    All360,
+}
+
+/// A trooper's Silhouette cylinder placed on the table.
+///
+/// # Units
+/// Inches; `facing_deg` in degrees counter-clockwise from `+x`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Body {
+    /// Centre of the base on the table plane, inches.
+    pub centre: TablePoint,
+    /// Height of the base's underside above the table (a trooper on a rooftop), inches.
+    pub elevation_in: f64,
+    /// The trooper's Silhouette value.
+    pub silhouette: Silhouette,
+    /// Facing, degrees counter-clockwise from `+x`.
+    pub facing_deg: f64,
+    /// Front arc or all around.
+    pub arc: Arc,
+}
+
+impl Body {
+    /// A trooper of Silhouette `s` at `centre`, on the table, facing `+x` with a 180° arc.
+    pub fn new(centre: TablePoint, s: Silhouette) -> Self {
+        Self { centre, elevation_in: 0.0, silhouette: s, facing_deg: 0.0, arc: Arc::Front180 }
+    }
+
+    /// This body facing `deg` degrees.
+    pub fn facing(mut self, deg: f64) -> Self {
+        self.facing_deg = deg;
+        self
+    }
+
+    /// This body standing `z` inches above the table.
+    pub fn elevated(mut self, z: f64) -> Self {
+        self.elevation_in = z;
+        self
+    }
+
+    /// This body with arc `arc`.
+    pub fn with_arc(mut self, arc: Arc) -> Self {
+        self.arc = arc;
+        self
+    }
+
+    /// This body moved to `p` (same Silhouette, elevation, facing and arc).
+    pub fn at(mut self, p: TablePoint) -> Self {
+        self.centre = p;
+        self
+    }
+
+    /// Base radius, inches.
+    pub fn radius(&self) -> f64 {
+        self.silhouette.radius_in()
+    }
+
+    /// Height of the underside above the table, inches.
+    pub fn bottom(&self) -> f64 {
+        self.elevation_in
+    }
+
+    /// Height of the top above the table, inches.
+    pub fn top(&self) -> f64 {
+        self.elevation_in + self.silhouette.height_in()
+    }
+
+    /// Unit vector of the facing.
+    pub fn facing_unit(&self) -> TablePoint {
+        TablePoint::from_angle_deg(self.facing_deg)
+    }
+
+    /// Signed distance of `p` in front of the arc line (positive = in front), inches.
+    /// Always positive for a 360° arc.
+    pub fn ahead(&self, p: TablePoint) -> f64 {
+        match self.arc {
+            Arc::Front180 => p.sub(self.centre).dot(self.facing_unit()),
+            Arc::All360 => f64::INFINITY,
+        }
+    }
+
+    /// Whether every number in the body is finite.
+    pub fn is_finite(&self) -> bool {
+        self.centre.is_finite() && self.elevation_in.is_finite() && self.facing_deg.is_finite()
+    }
+}

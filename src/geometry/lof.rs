@@ -1,0 +1,504 @@
+//! Line of Fire between Silhouette cylinders among terrain and other troopers (2.5D).
+//!
+//! N4 "Line of Fire" (digest §2): A has LoF to B when
+//! 1. some part of B's Silhouette is inside A's front arc (the half-plane in front of the line
+//!    through A's base centre, perpendicular to its facing; 360° arcs skip this), and
+//! 2. some straight line from A's Silhouette — its front half — to B's Silhouette is unblocked,
+//!    and A sees at least a 3×3 mm piece of B.
+//!
+//! Blockers are terrain pieces (a footprint raised to a height) and every other trooper's
+//! Silhouette, friend or enemy. Heights count: a line passes a piece where its height at the
+//! crossing is at or above the piece's height.
+//!
+//! # How "any line" is decided
+//! * **Reachable line set.** Lines run from a point of A's front half-cylinder to a point of B's
+//!   cylinder inside A's arc, at most [`MIN_VISIBLE_IN`] below B's top (so a line that finds B
+//!   sees a piece at least 3 mm tall: everything between that point and the top is seen too).
+//! * **Heights.** Terrain is solid from the table up, so raising either end of a line only helps
+//!   it clear terrain: in plan, the highest line (A's top to B's top less 3 mm) is the best one.
+//!   Only an elevated trooper can be passed underneath; when one is in the way, low and middle
+//!   lines are tried as well.
+//! * **Plan.** A line can be cut back to where it leaves A's base and enters B's, so only points on
+//!   the facing sides of both base outlines are sampled, every [`SAMPLE_SPACING_IN`]
+//!   (1.5 mm, half the rulebook's 3 mm): a piece of B at least 3 mm wide that can be seen is
+//!   found. Before sampling, two fast decisions settle most pairs: nothing stands in the convex
+//!   hull of both bases (**Clear**), or one convex piece taller than every line separates them
+//!   (**Blocked**).
+//! * **Verdict.** `Clear` when nothing can block any line; `Partial` when some lines are blocked
+//!   (by the listed pieces: partial cover) and a clear one was found; `Blocked` when every line is.
+//!
+//! A line that touches a piece at one point (grazing a vertex) is not blocked; one that runs along
+//! a piece's face is, so two pieces set edge to edge leave no crack. Markers are not bodies here.
+
+use super::measure::EPS;
+use super::segment::{
+    Aabb, Where, convex_hull, disc_interval, locate, passes_through, point_convex_distance, polygon_meets_convex,
+    segments_touch,
+};
+use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
+
+/// The smallest piece of a target that gives LoF: 3 mm (the rulebook's 3×3 mm), in inches.
+pub const MIN_VISIBLE_IN: f64 = 3.0 / MM_PER_INCH;
+
+/// Spacing of sample points along base outlines when searching for a clear line, inches
+/// (half of [`MIN_VISIBLE_IN`]).
+pub const SAMPLE_SPACING_IN: f64 = MIN_VISIBLE_IN / 2.0;
+
+/// Sides of the polygon that stands in for a base outline in the broad phase (circumscribed, so
+/// it contains the true disc: at most 2% of the radius larger).
+const OUTLINE_SIDES: usize = 16;
+
+/// Something that can block a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Blocker {
+    /// A terrain piece, by index into [`Obstacles::terrain`].
+    Terrain(usize),
+    /// A trooper's Silhouette, by index into [`Obstacles::bodies`].
+    Trooper(usize),
+}
+
+/// The LoF verdict (N4 "Line of Fire").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lof {
+    /// Every line is clear.
+    Clear,
+    /// Some lines are blocked (by these), at least one is clear: LoF, with partial cover.
+    Partial {
+        /// What blocks some of the lines.
+        blocked_by: Vec<Blocker>,
+    },
+    /// Every line is blocked: no LoF.
+    Blocked {
+        /// What blocks the lines.
+        by: Vec<Blocker>,
+    },
+    /// No part of the target is inside the viewer's arc.
+    OutOfArc,
+}
+
+impl Lof {
+    /// Whether the viewer has LoF (clear or partial).
+    pub fn has_lof(&self) -> bool {
+        matches!(self, Lof::Clear | Lof::Partial { .. })
+    }
+
+    /// Short name, as in `sightline measure` output.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Lof::Clear => "clear",
+            Lof::Partial { .. } => "partial",
+            Lof::Blocked { .. } => "blocked",
+            Lof::OutOfArc => "out_of_arc",
+        }
+    }
+
+    /// The blockers named by the verdict.
+    pub fn blockers(&self) -> &[Blocker] {
+        match self {
+            Lof::Partial { blocked_by: b } | Lof::Blocked { by: b } => b,
+            _ => &[],
+        }
+    }
+}
+
+/// A verdict and, when there is LoF, one clear line to draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LofResult {
+    /// The verdict.
+    pub lof: Lof,
+    /// One unblocked line, from a point of the viewer to a point of the target (inches).
+    pub witness: Option<[Point3; 2]>,
+}
+
+/// What can block lines: the terrain and every trooper's body.
+#[derive(Debug, Clone)]
+pub struct Obstacles<'a> {
+    /// Terrain pieces (validated).
+    pub terrain: &'a [Terrain],
+    /// Every trooper's body; the viewer and target are skipped by index.
+    pub bodies: &'a [Body],
+    terrain_boxes: Vec<Aabb>,
+    terrain_convex: Vec<bool>,
+}
+
+impl<'a> Obstacles<'a> {
+    /// Obstacles from terrain and bodies (precomputes bounding boxes).
+    pub fn new(terrain: &'a [Terrain], bodies: &'a [Body]) -> Self {
+        let terrain_boxes = terrain.iter().map(Terrain::aabb).collect();
+        let terrain_convex = terrain.iter().map(|t| is_convex(&t.polygon)).collect();
+        Self { terrain, bodies, terrain_boxes, terrain_convex }
+    }
+}
+
+fn is_convex(poly: &[TablePoint]) -> bool {
+    let n = poly.len();
+    let mut sign = 0.0;
+    for i in 0..n {
+        let o = super::segment::orient(poly[i], poly[(i + 1) % n], poly[(i + 2) % n]);
+        if o.abs() > EPS {
+            if sign == 0.0 {
+                sign = o.signum();
+            } else if o.signum() != sign {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A base outline clipped to the viewer's arc half-plane (plan view).
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    centre: TablePoint,
+    r: f64,
+    /// Half-plane `(p - origin)·normal ≥ 0`, or none.
+    clip: Option<(TablePoint, TablePoint)>,
+}
+
+impl Region {
+    fn ahead(&self, p: TablePoint) -> f64 {
+        self.clip.map_or(f64::INFINITY, |(o, n)| p.sub(o).dot(n))
+    }
+
+    /// Move `p` into the half-plane (onto its line, plus a hair) if it is behind it.
+    fn pull_in(&self, p: TablePoint) -> TablePoint {
+        match self.clip {
+            Some((_, n)) => {
+                let a = self.ahead(p);
+                if a < 1e-7 { p.add(n.scale(1e-7 - a)) } else { p }
+            }
+            None => p,
+        }
+    }
+
+    /// A polygon containing the region (circumscribed outline clipped to the half-plane).
+    fn outer_polygon(&self) -> Vec<TablePoint> {
+        let k = 1.0 / (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
+        let ring: Vec<TablePoint> = (0..OUTLINE_SIDES)
+            .map(|i| {
+                let a = i as f64 * std::f64::consts::TAU / OUTLINE_SIDES as f64;
+                self.centre.add(TablePoint::new(a.cos(), a.sin()).scale(self.r * k))
+            })
+            .collect();
+        match self.clip {
+            None => ring,
+            Some(_) => {
+                let n = ring.len();
+                let mut out = Vec::with_capacity(n + 2);
+                for i in 0..n {
+                    let (p, q) = (ring[i], ring[(i + 1) % n]);
+                    let (ap, aq) = (self.ahead(p), self.ahead(q));
+                    if ap >= 0.0 {
+                        out.push(p);
+                    }
+                    if (ap >= 0.0) != (aq >= 0.0) {
+                        out.push(p.lerp(q, ap / (ap - aq)));
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// Points on the region's outline that face `toward`, every `spacing` inches or closer.
+    fn facing_outline(&self, toward: TablePoint, spacing: f64) -> Vec<TablePoint> {
+        let mut pts = Vec::new();
+        let n = ((std::f64::consts::TAU * self.r / spacing).ceil() as usize).max(8);
+        let dir = toward.sub(self.centre);
+        for i in 0..n {
+            let a = i as f64 * std::f64::consts::TAU / n as f64;
+            let u = TablePoint::new(a.cos(), a.sin());
+            let p = self.centre.add(u.scale(self.r));
+            // Facing side (with a margin so the sides' tangent points are kept).
+            if u.dot(dir) >= -0.2 * dir.norm() && self.ahead(p) >= 0.0 {
+                pts.push(p);
+            }
+        }
+        if let Some((o, n)) = self.clip {
+            // The straight edge of a clipped base: the chord along the arc line.
+            let along = TablePoint::new(-n.y, n.x);
+            let off = self.centre.sub(o).dot(n);
+            let half = (self.r * self.r - off * off).max(0.0).sqrt();
+            let mid = self.centre.sub(n.scale(off));
+            let k = ((2.0 * half / spacing).ceil() as usize).max(1);
+            for i in 0..=k {
+                pts.push(self.pull_in(mid.add(along.scale(-half + 2.0 * half * i as f64 / k as f64))));
+            }
+        }
+        pts
+    }
+}
+
+/// One line's height profile: height at the viewer end and at the target end, inches.
+type Profile = (f64, f64);
+
+/// The per-pair context of a LoF query.
+struct Query<'o, 'a> {
+    obs: &'o Obstacles<'a>,
+    terrain: Vec<usize>,
+    bodies: Vec<usize>,
+    scratch: Vec<f64>,
+}
+
+impl Query<'_, '_> {
+    /// Whether the 3D segment `a → b` (plan points, heights from `z`) is blocked, and by what.
+    fn blocked(&mut self, a: TablePoint, b: TablePoint, z: Profile) -> Option<Blocker> {
+        let seg_box = Aabb::around([a, b]);
+        for &i in &self.terrain {
+            if !self.obs.terrain_boxes[i].overlaps(&seg_box) {
+                continue;
+            }
+            let t = &self.obs.terrain[i];
+            // The stretch of the line lower than the piece.
+            let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { continue };
+            if passes_through(&t.polygon, a, b, t0, t1, &mut self.scratch) {
+                return Some(Blocker::Terrain(i));
+            }
+        }
+        for &j in &self.bodies {
+            let c = &self.obs.bodies[j];
+            let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { continue };
+            // Inside the disc, is the line between the body's bottom and top anywhere?
+            let Some((u0, u1)) = below(z, c.top(), t0, t1) else { continue };
+            if above(z, c.bottom(), u0, u1) {
+                return Some(Blocker::Trooper(j));
+            }
+        }
+        None
+    }
+}
+
+/// The sub-range of `[t0, t1]` where the line's height is strictly below `h`.
+fn below((za, zb): Profile, h: f64, t0: f64, t1: f64) -> Option<(f64, f64)> {
+    let z = |t: f64| za + (zb - za) * t;
+    let (z0, z1) = (z(t0), z(t1));
+    match (z0 < h - EPS, z1 < h - EPS) {
+        (true, true) => Some((t0, t1)),
+        (false, false) => None,
+        _ => {
+            let tc = t0 + (t1 - t0) * (h - z0) / (z1 - z0);
+            if z0 < h { Some((t0, tc)) } else { Some((tc, t1)) }
+        }
+    }
+}
+
+/// Whether the line's height is strictly above `h` somewhere in the open range `(t0, t1)`.
+fn above((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
+    let z = |t: f64| za + (zb - za) * t;
+    t1 - t0 > 1e-12 && z(t0).max(z(t1)) > h + EPS
+}
+
+/// Line of Fire from `viewer` to `target` (N4 "Line of Fire"); `skip` lists indices in
+/// `obstacles.bodies` that do not block (the viewer and the target themselves).
+///
+/// # Units
+/// Bodies and terrain in table inches; the witness is two 3D points in inches.
+pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &[usize]) -> LofResult {
+    let (ra, rb) = (viewer.radius(), target.radius());
+    // 1. Arc: some part of the target in front of the arc line (strictly: a zero-area touch is not "partly inside").
+    if viewer.ahead(target.centre) + rb <= 1e-6 {
+        return LofResult { lof: Lof::OutOfArc, witness: None };
+    }
+    let clip = match viewer.arc {
+        Arc::Front180 => Some((viewer.centre, viewer.facing_unit())),
+        Arc::All360 => None,
+    };
+    let va = Region { centre: viewer.centre, r: ra, clip };
+    let tb = Region { centre: target.centre, r: rb, clip: clip.filter(|_| viewer.ahead(target.centre) < rb) };
+    let line_lo = viewer.bottom().min(target.bottom());
+    let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
+    let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
+
+    // 2. Broad phase, box of both bases.
+    let bbox = Aabb::around([va.centre, tb.centre]).grown(ra.max(rb) * 1.05);
+    let mut q = Query { obs: obstacles, terrain: Vec::new(), bodies: Vec::new(), scratch: Vec::with_capacity(16) };
+    for (i, t) in obstacles.terrain.iter().enumerate() {
+        if t.height_in > line_lo + EPS && obstacles.terrain_boxes[i].overlaps(&bbox) {
+            q.terrain.push(i);
+        }
+    }
+    for (j, c) in obstacles.bodies.iter().enumerate() {
+        if skip.contains(&j) || c.bottom() >= line_hi || c.top() <= line_lo {
+            continue;
+        }
+        if Aabb::around([c.centre]).grown(c.radius()).overlaps(&bbox) {
+            q.bodies.push(j);
+        }
+    }
+    let centre_line = || {
+        let (a, b) = (va.pull_in(va.centre), tb.pull_in(tb.centre));
+        [Point3::at(a, 0.5 * (viewer.bottom() + viewer.top())), Point3::at(b, 0.5 * (target.bottom() + target.top()))]
+    };
+    if q.terrain.is_empty() && q.bodies.is_empty() {
+        return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
+    }
+
+    // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
+    let (pa, pb) = (va.outer_polygon(), tb.outer_polygon());
+    let hull = convex_hull(pa.iter().chain(pb.iter()).copied().collect());
+    let axis = tb.centre.sub(va.centre);
+    let axis_len2 = axis.dot(axis).max(1e-12);
+    let frac = |p: TablePoint| (p.sub(va.centre).dot(axis) / axis_len2).clamp(0.0, 1.0);
+    let lowest_z = |p: TablePoint| viewer.bottom() + (target.bottom() - viewer.bottom()) * frac(p);
+    let highest_z = |p: TablePoint| best.0 + (best.1 - best.0) * frac(p);
+    let mut blockers = Vec::new();
+    q.terrain.retain(|&i| {
+        let t = &obstacles.terrain[i];
+        if !polygon_meets_convex(&t.polygon, &hull) {
+            return false;
+        }
+        let low = clip_to_convex(&t.polygon, &hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min);
+        if t.height_in > low + EPS {
+            blockers.push(Blocker::Terrain(i));
+        }
+        true
+    });
+    q.bodies.retain(|&j| {
+        let c = &obstacles.bodies[j];
+        if point_convex_distance(c.centre, &hull) >= c.radius() {
+            return false;
+        }
+        if c.bottom() < highest_z(c.centre) - EPS && c.top() > lowest_z(c.centre) + EPS {
+            blockers.push(Blocker::Trooper(j));
+        }
+        true
+    });
+    if q.terrain.is_empty() && q.bodies.is_empty() {
+        return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
+    }
+    let mut profiles = vec![best];
+    if q.bodies.iter().any(|&j| obstacles.bodies[j].bottom() > line_lo + EPS) {
+        let mid = |b: &Body| 0.5 * (b.bottom() + b.top());
+        profiles.push((mid(viewer), mid(target)));
+        profiles.push((viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(target.top())));
+    }
+    let verdict = |witness: Option<[Point3; 2]>, blockers: Vec<Blocker>| match witness {
+        Some(_) if blockers.is_empty() => LofResult { lof: Lof::Clear, witness },
+        Some(_) => LofResult { lof: Lof::Partial { blocked_by: blockers }, witness },
+        None => LofResult { lof: Lof::Blocked { by: blockers }, witness: None },
+    };
+
+    // 4a. A few lines across the middle and both sides.
+    let dir = axis.scale(1.0 / axis_len2.sqrt());
+    let perp = TablePoint::new(-dir.y, dir.x);
+    let spread = |reg: &Region, ks: &[f64]| -> Vec<TablePoint> {
+        ks.iter().map(|&k| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)))).collect()
+    };
+    let coarse_a = spread(&va, &[0.0, -0.9, 0.9]);
+    let coarse_b = spread(&tb, &[0.0, -0.5, 0.5, -0.9, 0.9]);
+    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, &profiles) {
+        return verdict(Some(w), blockers);
+    }
+
+    // 4b. One convex piece, taller than every line, that separates the two bases.
+    let bridges = bridge_edges(&hull, &pa, &pb);
+    if let Some([(b0, b1), (c0, c1)]) = bridges {
+        let wall = q.terrain.iter().copied().find(|&i| {
+            let t = &obstacles.terrain[i];
+            obstacles.terrain_convex[i]
+                && t.height_in >= line_hi + EPS
+                && !polygon_meets_convex(&t.polygon, &pa)
+                && !polygon_meets_convex(&t.polygon, &pb)
+                && meets_outline(&t.polygon, b0, b1)
+                && meets_outline(&t.polygon, c0, c1)
+        });
+        if let Some(i) = wall {
+            return verdict(None, vec![Blocker::Terrain(i)]);
+        }
+        let body = q.bodies.iter().copied().find(|&j| {
+            let c = &obstacles.bodies[j];
+            c.bottom() <= line_lo
+                && c.top() >= line_hi + EPS
+                && point_convex_distance(c.centre, &pa) > c.radius()
+                && point_convex_distance(c.centre, &pb) > c.radius()
+                && super::segment::point_segment_distance(c.centre, b0, b1) < c.radius()
+                && super::segment::point_segment_distance(c.centre, c0, c1) < c.radius()
+        });
+        if let Some(j) = body {
+            return verdict(None, vec![Blocker::Trooper(j)]);
+        }
+    }
+
+    // 4c. Every sample, 1.5 mm apart along the facing sides of both outlines.
+    let fine_a = va.facing_outline(tb.centre, SAMPLE_SPACING_IN);
+    let fine_b = tb.facing_outline(va.centre, SAMPLE_SPACING_IN);
+    let w = search(&mut q, &fine_a, &fine_b, &profiles);
+    if w.is_none() && blockers.is_empty() {
+        // Every line is blocked, so whatever met the hull blocks: name it.
+        blockers = q
+            .terrain
+            .iter()
+            .map(|&i| Blocker::Terrain(i))
+            .chain(q.bodies.iter().map(|&j| Blocker::Trooper(j)))
+            .collect();
+    }
+    verdict(w, blockers)
+}
+
+fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Profile]) -> Option<[Point3; 2]> {
+    for &z in profiles {
+        for &a in from {
+            for &b in to {
+                if q.blocked(a, b, z).is_none() {
+                    return Some([Point3::at(a, z.0), Point3::at(b, z.1)]);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The two hull edges that run from one base's outline to the other's.
+fn bridge_edges(hull: &[TablePoint], pa: &[TablePoint], pb: &[TablePoint]) -> Option<[(TablePoint, TablePoint); 2]> {
+    let side = |p: TablePoint| {
+        if pa.iter().any(|&q| q.dist(p) < 1e-12) {
+            0
+        } else if pb.iter().any(|&q| q.dist(p) < 1e-12) {
+            1
+        } else {
+            2
+        }
+    };
+    let n = hull.len();
+    let mut found = Vec::with_capacity(2);
+    for i in 0..n {
+        let (p, q) = (hull[i], hull[(i + 1) % n]);
+        let (sp, sq) = (side(p), side(q));
+        if sp != sq && sp < 2 && sq < 2 {
+            found.push((p, q));
+        }
+    }
+    (found.len() == 2).then(|| [found[0], found[1]])
+}
+
+/// Whether polygon `poly` meets segment `a b` (crossing, touching or containing it).
+fn meets_outline(poly: &[TablePoint], a: TablePoint, b: TablePoint) -> bool {
+    let n = poly.len();
+    (0..n).any(|i| segments_touch(poly[i], poly[(i + 1) % n], a, b)) || locate(poly, a) == Where::Inside
+}
+
+/// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`.
+fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
+    let mut out = poly.to_vec();
+    let m = clip.len();
+    for j in 0..m {
+        let (c0, c1) = (clip[j], clip[(j + 1) % m]);
+        let inside = |p: TablePoint| super::segment::orient(c0, c1, p) >= 0.0;
+        let input = std::mem::take(&mut out);
+        let n = input.len();
+        for i in 0..n {
+            let (p, q) = (input[i], input[(i + 1) % n]);
+            if inside(p) {
+                out.push(p);
+            }
+            if inside(p) != inside(q) {
+                let (op, oq) = (super::segment::orient(c0, c1, p), super::segment::orient(c0, c1, q));
+                out.push(p.lerp(q, op / (op - oq)));
+            }
+        }
+        if out.is_empty() {
+            break;
+        }
+    }
+    out
+}

@@ -1,0 +1,303 @@
+//! A scene: a table, troopers on it and terrain — what `sightline measure` reads.
+//!
+//! The JSON form (documented in the README) is read through [`Scene::from_json`], which names
+//! the field at fault in every error.
+
+use super::lof::{LofResult, Obstacles, line_of_fire};
+use super::measure::{ZocVerdict, distance, height_gap, zoc};
+use super::segment::{Where, locate};
+use super::{Arc, Body, Silhouette, TablePoint, Terrain};
+use serde::{Deserialize, Serialize};
+
+/// The default table side, inches (assumption `TABLE_SIZE`: digest §3 marks 48"×48" unconfirmed).
+pub const DEFAULT_TABLE_IN: f64 = 48.0;
+
+/// Largest overlap of two Silhouettes accepted as "in base contact", inches (0.5 mm): tagging
+/// from a camera is never exact, but more than this is two troopers in one place.
+pub const MAX_OVERLAP_IN: f64 = 0.5 / super::MM_PER_INCH;
+
+/// The table.
+///
+/// # Units
+/// Inches.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    /// Width (along x), inches.
+    pub width: f64,
+    /// Depth (along y), inches.
+    pub depth: f64,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Self { width: DEFAULT_TABLE_IN, depth: DEFAULT_TABLE_IN }
+    }
+}
+
+/// The two players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Side {
+    /// Player A.
+    A,
+    /// Player B.
+    B,
+}
+
+/// A trooper in a scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneTrooper {
+    /// Unique id ("a1").
+    pub id: String,
+    /// Whose trooper.
+    pub side: Side,
+    /// Its Silhouette cylinder on the table.
+    pub body: Body,
+    /// Points it moves through after its position, inches (empty when it does not move).
+    pub route: Vec<TablePoint>,
+}
+
+/// A validated scene.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// The table.
+    pub table: Table,
+    /// The troopers.
+    pub troopers: Vec<SceneTrooper>,
+    /// The terrain.
+    pub terrain: Vec<Terrain>,
+}
+
+/// What is wrong with a scene: the field at fault and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SceneError {
+    /// The text is not JSON of the scene's shape.
+    #[error("{0}")]
+    Json(String),
+    /// A field has a bad value.
+    #[error("{field}: {reason}")]
+    Field {
+        /// Path to the field, e.g. `troopers[1] ("b1").arc`.
+        field: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+fn bad(field: impl Into<String>, reason: impl Into<String>) -> SceneError {
+    SceneError::Field { field: field.into(), reason: reason.into() }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScene {
+    #[serde(default)]
+    table: Table,
+    troopers: Vec<RawTrooper>,
+    #[serde(default)]
+    terrain: Vec<RawTerrain>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTrooper {
+    id: String,
+    side: Side,
+    silhouette: u8,
+    x: f64,
+    y: f64,
+    #[serde(default)]
+    facing: f64,
+    #[serde(default)]
+    elevation: f64,
+    #[serde(default = "default_arc")]
+    arc: u16,
+    #[serde(default)]
+    route: Vec<(f64, f64)>,
+}
+
+fn default_arc() -> u16 {
+    180
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTerrain {
+    id: String,
+    polygon: Vec<(f64, f64)>,
+    height: f64,
+}
+
+impl Scene {
+    /// Read and validate a scene from its JSON text.
+    pub fn from_json(text: &str) -> Result<Self, SceneError> {
+        let raw: RawScene = serde_json::from_str(text).map_err(|e| SceneError::Json(e.to_string()))?;
+        let terrain = raw
+            .terrain
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let p = t.polygon.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
+                Terrain::new(t.id.clone(), p, t.height)
+                    .map_err(|e| bad(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let troopers = raw
+            .troopers
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let at = |f: &str| format!("troopers[{i}] (\"{}\").{f}", t.id);
+                let silhouette =
+                    Silhouette::try_from(t.silhouette).map_err(|e| bad(at("silhouette"), e.to_string()))?;
+                let arc = match t.arc {
+                    180 => Arc::Front180,
+                    360 => Arc::All360,
+                    other => return Err(bad(at("arc"), format!("{other} is not an arc: use 180 or 360"))),
+                };
+                let body = Body {
+                    centre: TablePoint::new(t.x, t.y),
+                    elevation_in: t.elevation,
+                    silhouette,
+                    facing_deg: t.facing,
+                    arc,
+                };
+                let route = t.route.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
+                Ok(SceneTrooper { id: t.id, side: t.side, body, route })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Scene::new(raw.table, troopers, terrain)
+    }
+
+    /// A scene from its parts, validated: sizes, ids, positions on the table, nobody standing
+    /// inside terrain, no two Silhouettes in one place.
+    pub fn new(table: Table, troopers: Vec<SceneTrooper>, terrain: Vec<Terrain>) -> Result<Self, SceneError> {
+        for (name, v) in [("table.width", table.width), ("table.depth", table.depth)] {
+            if !v.is_finite() || v <= 0.0 {
+                return Err(bad(name, format!("{v} is not a table size (inches, > 0)")));
+            }
+        }
+        let on_table = |p: TablePoint| (0.0..=table.width).contains(&p.x) && (0.0..=table.depth).contains(&p.y);
+        let mut ids = std::collections::HashSet::new();
+        for (i, t) in terrain.iter().enumerate() {
+            let at = format!("terrain[{i}] (\"{}\")", t.id);
+            t.validate().map_err(|e| bad(&at, e.to_string()))?;
+            if t.id.is_empty() || !ids.insert(t.id.as_str()) {
+                return Err(bad(at + ".id", "ids must be non-empty and unique"));
+            }
+        }
+        for (i, tr) in troopers.iter().enumerate() {
+            let at = |f: &str| format!("troopers[{i}] (\"{}\").{f}", tr.id);
+            if tr.id.is_empty() || !ids.insert(tr.id.as_str()) {
+                return Err(bad(at("id"), "ids must be non-empty and unique (troopers and terrain share one set)"));
+            }
+            let b = &tr.body;
+            for (f, v) in
+                [("x", b.centre.x), ("y", b.centre.y), ("facing", b.facing_deg), ("elevation", b.elevation_in)]
+            {
+                if !v.is_finite() {
+                    return Err(bad(at(f), format!("{v} is not a finite number")));
+                }
+            }
+            if b.elevation_in < 0.0 {
+                return Err(bad(at("elevation"), format!("{} is below the table (inches, ≥ 0)", b.elevation_in)));
+            }
+            if !on_table(b.centre) {
+                return Err(bad(
+                    at("x"),
+                    format!("({}, {}) is off the {}\"×{}\" table", b.centre.x, b.centre.y, table.width, table.depth),
+                ));
+            }
+            for (k, p) in tr.route.iter().enumerate() {
+                if !p.is_finite() || !on_table(*p) {
+                    return Err(bad(
+                        at(&format!("route[{k}]")),
+                        format!("({}, {}) is not a point on the table", p.x, p.y),
+                    ));
+                }
+            }
+            if let Some(t) = terrain
+                .iter()
+                .find(|t| locate(&t.polygon, b.centre) == Where::Inside && b.elevation_in < t.height_in - 1e-9)
+            {
+                return Err(bad(
+                    at("elevation"),
+                    format!(
+                        "the trooper stands inside terrain \"{}\" ({}\" tall) at elevation {}\"; set elevation to {} if it stands on top",
+                        t.id, t.height_in, b.elevation_in, t.height_in
+                    ),
+                ));
+            }
+            for other in &troopers[..i] {
+                let o = &other.body;
+                let overlap = b.radius() + o.radius() - b.centre.dist(o.centre);
+                if overlap > MAX_OVERLAP_IN && height_gap(b, o) <= 0.0 && b.top() > o.bottom() && o.top() > b.bottom() {
+                    return Err(bad(
+                        at("x"),
+                        format!(
+                            "its base overlaps \"{}\" by {:.3}\"; two Silhouettes cannot share a place",
+                            other.id, overlap
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Scene { table, troopers, terrain })
+    }
+
+    /// Every trooper's body, in scene order.
+    pub fn bodies(&self) -> Vec<Body> {
+        self.troopers.iter().map(|t| t.body).collect()
+    }
+
+    /// Index of the trooper with id `id`.
+    pub fn trooper_index(&self, id: &str) -> Option<usize> {
+        self.troopers.iter().position(|t| t.id == id)
+    }
+
+    /// Name of a blocker, for messages and output.
+    pub fn blocker_id(&self, b: super::Blocker) -> &str {
+        match b {
+            super::Blocker::Terrain(i) => &self.terrain[i].id,
+            super::Blocker::Trooper(j) => &self.troopers[j].id,
+        }
+    }
+
+    /// Distance, ZoC and LoF for every ordered pair `(from, to)`, `from != to`, in scene order.
+    pub fn all_pairs(&self) -> Vec<PairMeasure> {
+        let bodies = self.bodies();
+        let obstacles = Obstacles::new(&self.terrain, &bodies);
+        let n = bodies.len();
+        let mut out = Vec::with_capacity(n * n.saturating_sub(1));
+        for i in 0..n {
+            for j in 0..n {
+                if i == j {
+                    continue;
+                }
+                out.push(PairMeasure {
+                    from: i,
+                    to: j,
+                    distance_in: distance(&bodies[i], &bodies[j]),
+                    zoc: zoc(&bodies[i], &bodies[j]),
+                    lof: line_of_fire(&obstacles, &bodies[i], &bodies[j], &[i, j]),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Distance, ZoC and LoF from one trooper to another.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairMeasure {
+    /// Index of the measuring trooper.
+    pub from: usize,
+    /// Index of the measured trooper.
+    pub to: usize,
+    /// Closest-point distance between the Silhouettes, inches.
+    pub distance_in: f64,
+    /// Whether `to` is inside `from`'s ZoC.
+    pub zoc: ZocVerdict,
+    /// LoF from `from` to `to`.
+    pub lof: LofResult,
+}

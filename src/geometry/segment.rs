@@ -1,0 +1,287 @@
+//! Plane primitives shared by terrain validation, Line of Fire and the visibility polygon.
+//!
+//! # Units
+//! Inches throughout. `t` parameters run from 0 at a segment's start to 1 at its end.
+
+use super::TablePoint;
+use super::measure::EPS;
+
+/// An axis-aligned bounding box, inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Aabb {
+    pub min: TablePoint,
+    pub max: TablePoint,
+}
+
+impl Aabb {
+    /// The box around `pts` (empty input gives an inverted box that overlaps nothing).
+    pub fn around(pts: impl IntoIterator<Item = TablePoint>) -> Self {
+        let mut b = Aabb {
+            min: TablePoint::new(f64::INFINITY, f64::INFINITY),
+            max: TablePoint::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+        };
+        for p in pts {
+            b.min.x = b.min.x.min(p.x);
+            b.min.y = b.min.y.min(p.y);
+            b.max.x = b.max.x.max(p.x);
+            b.max.y = b.max.y.max(p.y);
+        }
+        b
+    }
+
+    /// The box grown by `r` on every side.
+    pub fn grown(self, r: f64) -> Self {
+        Aabb {
+            min: TablePoint::new(self.min.x - r, self.min.y - r),
+            max: TablePoint::new(self.max.x + r, self.max.y + r),
+        }
+    }
+
+    /// Whether the boxes overlap (touching counts).
+    pub fn overlaps(&self, o: &Aabb) -> bool {
+        self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
+    }
+}
+
+/// Twice the signed area of triangle `a b c` (positive when counter-clockwise), square inches.
+pub(crate) fn orient(a: TablePoint, b: TablePoint, c: TablePoint) -> f64 {
+    b.sub(a).cross(c.sub(a))
+}
+
+/// Whether segments `p1 p2` and `q1 q2` share any point (touching and overlapping count).
+pub(crate) fn segments_touch(p1: TablePoint, p2: TablePoint, q1: TablePoint, q2: TablePoint) -> bool {
+    let d1 = orient(q1, q2, p1);
+    let d2 = orient(q1, q2, p2);
+    let d3 = orient(p1, p2, q1);
+    let d4 = orient(p1, p2, q2);
+    let s = |v: f64| {
+        if v > EPS {
+            1
+        } else if v < -EPS {
+            -1
+        } else {
+            0
+        }
+    };
+    let (s1, s2, s3, s4) = (s(d1), s(d2), s(d3), s(d4));
+    if s1 * s2 < 0 && s3 * s4 < 0 {
+        return true;
+    }
+    let on = |a: TablePoint, b: TablePoint, p: TablePoint| {
+        p.x >= a.x.min(b.x) - EPS && p.x <= a.x.max(b.x) + EPS && p.y >= a.y.min(b.y) - EPS && p.y <= a.y.max(b.y) + EPS
+    };
+    (s1 == 0 && on(q1, q2, p1))
+        || (s2 == 0 && on(q1, q2, p2))
+        || (s3 == 0 && on(p1, p2, q1))
+        || (s4 == 0 && on(p1, p2, q2))
+}
+
+/// Parameters `t` on `a b` where it meets segment `c d` (one value, or both ends of a collinear
+/// overlap). Appends to `out`.
+pub(crate) fn crossing_params(a: TablePoint, b: TablePoint, c: TablePoint, d: TablePoint, out: &mut Vec<f64>) {
+    let r = b.sub(a);
+    let s = d.sub(c);
+    let denom = r.cross(s);
+    let ca = c.sub(a);
+    let rr = r.dot(r);
+    if denom.abs() <= 1e-12 * (rr.sqrt() * s.norm()).max(1e-300) {
+        // Parallel: collinear overlap only.
+        if ca.cross(r).abs() <= 1e-12 * rr.sqrt().max(1e-300) && rr > 0.0 {
+            for p in [c, d] {
+                let t = p.sub(a).dot(r) / rr;
+                if (-EPS..=1.0 + EPS).contains(&t) {
+                    out.push(t.clamp(0.0, 1.0));
+                }
+            }
+        }
+        return;
+    }
+    let t = ca.cross(s) / denom;
+    let u = ca.cross(r) / denom;
+    if (-1e-12..=1.0 + 1e-12).contains(&t) && (-1e-12..=1.0 + 1e-12).contains(&u) {
+        out.push(t.clamp(0.0, 1.0));
+    }
+}
+
+/// Where `p` lies relative to a closed polygon (any orientation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Where {
+    Inside,
+    Boundary,
+    Outside,
+}
+
+/// Locate `p` against polygon `poly` (vertices in order, closing edge implied).
+pub(crate) fn locate(poly: &[TablePoint], p: TablePoint) -> Where {
+    let n = poly.len();
+    let mut inside = false;
+    for i in 0..n {
+        let a = poly[i];
+        let b = poly[(i + 1) % n];
+        // On the edge?
+        let o = orient(a, b, p);
+        let len = a.dist(b);
+        if o.abs() <= 1e-9 * len.max(1.0)
+            && p.x >= a.x.min(b.x) - 1e-9
+            && p.x <= a.x.max(b.x) + 1e-9
+            && p.y >= a.y.min(b.y) - 1e-9
+            && p.y <= a.y.max(b.y) + 1e-9
+        {
+            return Where::Boundary;
+        }
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+    }
+    if inside { Where::Inside } else { Where::Outside }
+}
+
+/// Whether the part of segment `a b` with `t` in `[t0, t1]` passes through `poly`: through its
+/// interior, or along one of its edges for some length. Touching it at a single point (grazing a
+/// vertex) does not count. Counting edges means two pieces set edge to edge leave no crack.
+pub(crate) fn passes_through(
+    poly: &[TablePoint],
+    a: TablePoint,
+    b: TablePoint,
+    t0: f64,
+    t1: f64,
+    scratch: &mut Vec<f64>,
+) -> bool {
+    if t1 - t0 <= 1e-12 {
+        return false;
+    }
+    let (p, q) = (a.lerp(b, t0), a.lerp(b, t1));
+    scratch.clear();
+    scratch.push(0.0);
+    scratch.push(1.0);
+    let n = poly.len();
+    for i in 0..n {
+        crossing_params(p, q, poly[i], poly[(i + 1) % n], scratch);
+    }
+    scratch.sort_by(f64::total_cmp);
+    scratch.windows(2).any(|w| w[1] - w[0] > 1e-9 && locate(poly, p.lerp(q, 0.5 * (w[0] + w[1]))) != Where::Outside)
+}
+
+/// The open interval of `t` on segment `a b` inside the disc of radius `r` at `c`, if any.
+pub(crate) fn disc_interval(a: TablePoint, b: TablePoint, c: TablePoint, r: f64) -> Option<(f64, f64)> {
+    let d = b.sub(a);
+    let f = a.sub(c);
+    let qa = d.dot(d);
+    if qa <= 0.0 {
+        return (f.norm() < r).then_some((0.0, 1.0));
+    }
+    let qb = 2.0 * f.dot(d);
+    let qc = f.dot(f) - r * r;
+    let disc = qb * qb - 4.0 * qa * qc;
+    if disc <= 0.0 {
+        return None;
+    }
+    let sq = disc.sqrt();
+    let t0 = ((-qb - sq) / (2.0 * qa)).max(0.0);
+    let t1 = ((-qb + sq) / (2.0 * qa)).min(1.0);
+    (t1 - t0 > 1e-12).then_some((t0, t1))
+}
+
+/// Distance from `p` to segment `a b`, inches.
+pub(crate) fn point_segment_distance(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
+    let d = b.sub(a);
+    let len2 = d.dot(d);
+    let t = if len2 > 0.0 { (p.sub(a).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    p.dist(a.lerp(b, t))
+}
+
+/// Convex hull (counter-clockwise, no repeated first point) by Andrew's monotone chain.
+pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup_by(|a, b| a.dist(*b) < 1e-12);
+    if pts.len() < 3 {
+        return pts;
+    }
+    let mut hull: Vec<TablePoint> = Vec::with_capacity(pts.len() * 2);
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &TablePoint>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for &p in iter {
+            while hull.len() >= start + 2 && orient(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+/// Whether polygon `poly` and convex polygon `convex` share any point.
+pub(crate) fn polygon_meets_convex(poly: &[TablePoint], convex: &[TablePoint]) -> bool {
+    let (n, m) = (poly.len(), convex.len());
+    for i in 0..n {
+        for j in 0..m {
+            if segments_touch(poly[i], poly[(i + 1) % n], convex[j], convex[(j + 1) % m]) {
+                return true;
+            }
+        }
+    }
+    locate(convex, poly[0]) != Where::Outside || locate(poly, convex[0]) != Where::Outside
+}
+
+/// Distance from `p` to convex polygon `convex` (0 inside), inches.
+pub(crate) fn point_convex_distance(p: TablePoint, convex: &[TablePoint]) -> f64 {
+    if locate(convex, p) != Where::Outside {
+        return 0.0;
+    }
+    let m = convex.len();
+    (0..m).map(|j| point_segment_distance(p, convex[j], convex[(j + 1) % m])).fold(f64::INFINITY, f64::min)
+}
+
+/// Signed area of a polygon (positive counter-clockwise), square inches.
+pub(crate) fn signed_area(poly: &[TablePoint]) -> f64 {
+    let n = poly.len();
+    0.5 * (0..n).map(|i| poly[i].cross(poly[(i + 1) % n])).sum::<f64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> TablePoint {
+        TablePoint::new(x, y)
+    }
+
+    fn square() -> Vec<TablePoint> {
+        vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)]
+    }
+
+    #[test]
+    fn a_line_grazing_a_vertex_is_not_blocked_but_one_along_an_edge_is() {
+        let mut s = Vec::new();
+        assert!(!passes_through(&square(), p(0.0, 2.0), p(2.0, 0.0), 0.0, 1.0, &mut s)); // touches (1,1)
+        assert!(passes_through(&square(), p(-1.0, 0.0), p(2.0, 0.0), 0.0, 1.0, &mut s)); // along an edge
+        assert!(!passes_through(&square(), p(-1.0, -0.5), p(2.0, -0.5), 0.0, 1.0, &mut s)); // beside it
+        assert!(passes_through(&square(), p(-1.0, -1.0), p(2.0, 2.0), 0.0, 1.0, &mut s)); // the diagonal
+        assert!(passes_through(&square(), p(-1.0, 0.5), p(2.0, 0.5), 0.0, 1.0, &mut s));
+        // but only inside the t window given
+        assert!(!passes_through(&square(), p(-1.0, 0.5), p(2.0, 0.5), 0.0, 0.3, &mut s));
+    }
+
+    #[test]
+    fn hull_and_locate_agree() {
+        let h = convex_hull(vec![p(0.0, 0.0), p(2.0, 0.0), p(1.0, 1.0), p(2.0, 2.0), p(0.0, 2.0)]);
+        assert_eq!(h.len(), 4);
+        assert!(signed_area(&h) > 0.0);
+        assert_eq!(locate(&h, p(1.0, 1.0)), Where::Inside);
+        assert_eq!(locate(&h, p(2.0, 1.0)), Where::Boundary);
+        assert_eq!(locate(&h, p(3.0, 1.0)), Where::Outside);
+    }
+
+    #[test]
+    fn disc_interval_is_the_chord() {
+        let (t0, t1) = disc_interval(p(-2.0, 0.0), p(2.0, 0.0), p(0.0, 0.0), 1.0).expect("crosses");
+        assert!((t0 - 0.25).abs() < 1e-12 && (t1 - 0.75).abs() < 1e-12);
+        assert!(disc_interval(p(-2.0, 1.0), p(2.0, 1.0), p(0.0, 0.0), 1.0).is_none()); // tangent
+    }
+}

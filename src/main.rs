@@ -1,0 +1,61 @@
+//! The `sightline` binary: parse the command line, then open the app or run a subcommand.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// sightline — a webcam companion for Infinity N4 games on a real table.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// A scene file to open in the app (default: the bundled demo table).
+    #[arg(long, value_name = "SCENE.json")]
+    scene: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Distance, ZoC and LoF for every ordered pair of troopers in a scene, and what each other
+    /// trooper sees of every declared route; JSON on stdout.
+    Measure {
+        /// The scene (JSON; format in the README).
+        scene: PathBuf,
+        /// Add this trooper's visibility polygon (repeatable).
+        #[arg(long, value_name = "ID")]
+        visibility: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Measure { scene, visibility }) => {
+            let result = sightline::cli::load_scene(&scene).and_then(|s| sightline::cli::measure(&s, &visibility));
+            match result {
+                Ok(v) => match serde_json::to_string_pretty(&v) {
+                    Ok(text) => {
+                        println!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("sightline measure: cannot write JSON: {e}");
+                        ExitCode::from(1)
+                    }
+                },
+                Err(e) => {
+                    eprintln!("sightline measure: {}", e.message);
+                    ExitCode::from(e.code)
+                }
+            }
+        }
+        None => match sightline::app::run(cli.scene.as_deref()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sightline: {e:#}");
+                ExitCode::from(1)
+            }
+        },
+    }
+}

@@ -1,0 +1,88 @@
+//! `sightline measure` from outside: the binary, its JSON, its exit codes and messages.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sightline"))
+}
+
+fn scene_path(name: &str) -> String {
+    format!("{}/assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn measure(args: &[&str]) -> (i32, Value, String) {
+    let out = bin().arg("measure").args(args).output().expect("run sightline");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), json, String::from_utf8_lossy(&out.stderr).to_string())
+}
+
+fn find<'v>(pairs: &'v Value, from: &str, to: &str) -> &'v Value {
+    pairs
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p["from"] == from && p["to"] == to))
+        .unwrap_or_else(|| panic!("no pair {from} -> {to}"))
+}
+
+#[test]
+fn measure_reports_every_ordered_pair() {
+    let (code, v, err) = measure(&[&scene_path("zoc-constants.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["pairs"].as_array().map(Vec::len), Some(4 * 3));
+    let p = find(&v["pairs"], "a1", "b1");
+    assert_eq!(p["distance"], 7.916);
+    assert_eq!(p["in_zoc"], true);
+    assert_eq!(p["lof"], "clear");
+    assert_eq!(p["witness"].as_array().map(Vec::len), Some(2));
+    let p = find(&v["pairs"], "a2", "b2");
+    assert_eq!(p["distance"], 8.116);
+    assert_eq!(p["in_zoc"], false);
+    assert!(v["routes"].as_array().is_some_and(Vec::is_empty));
+}
+
+#[test]
+fn measure_names_blockers_and_reports_routes() {
+    let (code, v, err) = measure(&[&scene_path("wall.json"), "--visibility", "a1"]);
+    assert_eq!(code, 0, "{err}");
+    let p = find(&v["pairs"], "a1", "b1");
+    assert_eq!(p["lof"], "blocked");
+    assert_eq!(p["blocked_by"], serde_json::json!(["wall1"]));
+    assert_eq!(p["witness"], Value::Null);
+    let routes = v["routes"].as_array().expect("routes");
+    assert_eq!(routes.len(), 1);
+    assert_eq!(routes[0]["trooper"], "a1");
+    assert_eq!(routes[0]["length"], 6.0);
+    let b1 = routes[0]["events"].as_array().and_then(|e| e.iter().find(|e| e["observer"] == "b1")).expect("b1");
+    assert_eq!(b1["first_lof"], Value::Null);
+    // 2" + (5.911 - 5): see tests/geometry_scenes.rs wall_scene_route_events for the working.
+    assert_eq!(b1["first_zoc"]["along"], 2.911);
+    let poly = v["visibility"]["a1"].as_array().expect("polygon");
+    assert!(poly.len() >= 4);
+}
+
+#[test]
+fn a_bad_scene_exits_2_naming_the_file_and_field() {
+    let dir = std::env::temp_dir().join(format!("sightline-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"troopers": [{"id": "a", "side": "A", "silhouette": 11, "x": 1, "y": 1}]}"#)
+        .expect("write");
+    let (code, _, err) = measure(&[bad.to_str().expect("utf8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.json") && err.contains("troopers[0] (\"a\").silhouette"), "{err}");
+
+    std::fs::write(&bad, "{\"troopers\": [ {\"id\": \"a\"").expect("write");
+    let (code, _, err) = measure(&[bad.to_str().expect("utf8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1"), "{err}");
+
+    let (code, _, err) = measure(&[dir.join("missing.json").to_str().expect("utf8")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.json") && err.contains("cannot read"), "{err}");
+
+    let (code, _, err) = measure(&[&scene_path("wall.json"), "--visibility", "nobody"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--visibility nobody"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,400 @@
+//! Table geometry on the shipped example scenes and on the terrain cases that break visibility
+//! code elsewhere. Expected values are worked out by hand in the comments, from the rules
+//! (digest §1–§3), not read off the code.
+
+use proptest::prelude::*;
+use sightline::geometry::{
+    Arc, Body, Lof, Obstacles, Scene, SceneError, Silhouette, TablePoint, Terrain, ZocVerdict, distance, line_of_fire,
+    route_events, visibility_polygon, zoc,
+};
+
+fn scene(name: &str) -> Scene {
+    let path = format!("{}/assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("scene file");
+    Scene::from_json(&text).expect("valid scene")
+}
+
+fn pair<'s>(
+    s: &'s Scene,
+    pairs: &'s [sightline::geometry::PairMeasure],
+    from: &str,
+    to: &str,
+) -> &'s sightline::geometry::PairMeasure {
+    let (f, t) = (s.trooper_index(from).expect("from"), s.trooper_index(to).expect("to"));
+    pairs.iter().find(|m| m.from == f && m.to == t).expect("pair")
+}
+
+fn names(s: &Scene, l: &Lof) -> Vec<String> {
+    let mut v: Vec<String> = l.blockers().iter().map(|&b| s.blocker_id(b).to_string()).collect();
+    v.sort();
+    v
+}
+
+const S2_DIAMETER: f64 = 25.0 / 25.4;
+
+#[test]
+fn zoc_constants_scene() {
+    let s = scene("zoc-constants.json");
+    let p = s.all_pairs();
+    // Centres 8.9" apart: base edges 8.9 - 25 mm = 7.916" apart, inside the 8" ZoC.
+    let m = pair(&s, &p, "a1", "b1");
+    assert!((m.distance_in - (8.9 - S2_DIAMETER)).abs() < 1e-9);
+    assert!(m.zoc.is_inside());
+    // 9.1" apart: 8.116", outside.
+    let m = pair(&s, &p, "a2", "b2");
+    assert!((m.distance_in - (9.1 - S2_DIAMETER)).abs() < 1e-9);
+    assert_eq!(m.zoc, ZocVerdict::Outside);
+    assert_eq!(pair(&s, &p, "b2", "a2").zoc, ZocVerdict::Outside);
+}
+
+#[test]
+fn wall_scene_verdicts() {
+    let s = scene("wall.json");
+    let p = s.all_pairs();
+    // a1 (10,5) faces east; the 3" wall x 14–15, y 5–15 stands across every line to b1 (20,10).
+    let m = pair(&s, &p, "a1", "b1");
+    assert!(matches!(m.lof.lof, Lof::Blocked { .. }), "{:?}", m.lof.lof);
+    assert_eq!(names(&s, &m.lof.lof), ["wall1"]);
+    assert!(m.lof.witness.is_none());
+    // b2 (13,20) is 3" ahead of a1's arc line and west of the wall: clear both ways.
+    assert_eq!(pair(&s, &p, "a1", "b2").lof.lof, Lof::Clear);
+    assert_eq!(pair(&s, &p, "b2", "a1").lof.lof, Lof::Clear);
+    // b1 faces west; b2 is ahead of it and the lines pass north of the wall's end (y > 16 at x = 15).
+    assert_eq!(pair(&s, &p, "b1", "b2").lof.lof, Lof::Clear);
+    // b2 faces south: b1 at (20,10) is 10" ahead: the line passes the wall's north end? From
+    // (13,20) to (20,10) the line is at y = 15.7 at x = 14 and 14.3 at x = 15: it crosses the
+    // wall's corner region, but lines from b2's east side clear it: some lines blocked.
+    assert!(pair(&s, &p, "b2", "b1").lof.lof.has_lof());
+}
+
+#[test]
+fn wall_scene_route_events() {
+    let s = scene("wall.json");
+    let bodies = s.bodies();
+    let obs = Obstacles::new(&s.terrain, &bodies);
+    let a1 = s.trooper_index("a1").expect("a1");
+    let ev = route_events(&obs, &bodies, a1, &s.troopers[a1].route);
+    let of = |id: &str| ev.iter().find(|e| e.observer == s.trooper_index(id).expect("id")).expect("events");
+    // b1 never sees a1 (the wall), but a1 ends inside its ZoC: on the leg x = 12 from y = 5 to 9,
+    // centre distance to (20,10) ≤ 8 + 25 mm when (y - 10)² ≤ (8 + 0.984)² - 64 → y ≥ 5.912,
+    // i.e. 2" + 0.912" along the route.
+    let b1 = of("b1");
+    assert!(b1.lof.is_empty(), "{:?}", b1.lof);
+    let reach: f64 = 8.0 + S2_DIAMETER;
+    let y_in = 10.0 - (reach * reach - 64.0).sqrt();
+    let (along, at) = b1.first_zoc().expect("enters ZoC");
+    assert!((at.y - y_in).abs() < 1e-6 && (along - (2.0 + y_in - 5.0)).abs() < 1e-6, "{along} {at:?}");
+    assert_eq!(b1.zoc.last().map(|z| (z.to_in * 1000.0).round()), Some(6000.0));
+    // b2 (13,20) faces south and sees the whole route.
+    let b2 = of("b2");
+    assert_eq!(b2.lof.len(), 1);
+    assert_eq!((b2.lof[0].from_in, b2.lof[0].to_in), (0.0, 6.0));
+}
+
+#[test]
+fn heights_scene_crate_wall_tall_silhouette_and_rooftop() {
+    let s = scene("heights.json");
+    let p = s.all_pairs();
+    // An S2 (1.575" tall) sees another S2 over a 1" crate: the feet are hidden (partial).
+    let m = pair(&s, &p, "a1", "b1");
+    assert!(matches!(m.lof.lof, Lof::Partial { .. }), "{:?}", m.lof.lof);
+    assert_eq!(names(&s, &m.lof.lof), ["crate"]);
+    let [_, end] = m.lof.witness.expect("witness");
+    assert!(end.z > 1.0);
+    // …but not over a 3" wall.
+    let m = pair(&s, &p, "a2", "b2");
+    assert!(matches!(m.lof.lof, Lof::Blocked { .. }), "{:?}", m.lof.lof);
+    assert_eq!(names(&s, &m.lof.lof), ["wall"]);
+    // A TAG (S7, 55 mm base, 67 mm tall) between two S2s in line blocks them.
+    let m = pair(&s, &p, "a3", "b3");
+    assert!(matches!(m.lof.lof, Lof::Blocked { .. }), "{:?}", m.lof.lof);
+    assert_eq!(names(&s, &m.lof.lof), ["tag"]);
+    // A sniper on a 4" roof sees over a 2" hedge 10" away; lines from its feet are cut by the
+    // roof's edge, so the verdict is partial.
+    let m = pair(&s, &p, "sniper", "b4");
+    assert!(matches!(m.lof.lof, Lof::Partial { .. }), "{:?}", m.lof.lof);
+    assert!(names(&s, &m.lof.lof).contains(&"roof".to_string()));
+    assert!(pair(&s, &p, "b4", "sniper").lof.lof.has_lof());
+    // Distance to the sniper is 3D: plan gap 20 - 25 mm, height gap 4 - 1.575.
+    let expect = (20.0 - S2_DIAMETER).hypot(4.0 - 40.0 / 25.4);
+    assert!((pair(&s, &p, "sniper", "b4").distance_in - expect).abs() < 1e-9);
+}
+
+#[test]
+fn the_demo_scene_is_valid_and_every_witness_is_in_both_silhouettes() {
+    let s = scene("demo.json");
+    let bodies = s.bodies();
+    for m in s.all_pairs() {
+        if let Some([a, b]) = m.lof.witness {
+            let (va, vb) = (&bodies[m.from], &bodies[m.to]);
+            assert!(
+                a.plan().dist(va.centre) <= va.radius() + 1e-6 && a.z >= va.bottom() - 1e-9 && a.z <= va.top() + 1e-9
+            );
+            assert!(
+                b.plan().dist(vb.centre) <= vb.radius() + 1e-6 && b.z >= vb.bottom() - 1e-9 && b.z <= vb.top() + 1e-9
+            );
+            assert!(va.ahead(a.plan()) >= -1e-9 && va.ahead(b.plan()) >= -1e-9, "witness outside the arc");
+        }
+        assert!(m.distance_in >= 0.0);
+    }
+}
+
+// ---- arcs ----
+
+#[test]
+fn a_target_straddling_the_arc_line_is_in_arc() {
+    // Viewer faces +x; the target's centre is 0.3" behind the arc line, its base (r = 0.492")
+    // reaches 0.19" in front: partly inside the front 180°.
+    let v = Body::new(TablePoint::new(10.0, 10.0), Silhouette::S2);
+    let t = Body::new(TablePoint::new(9.7, 15.0), Silhouette::S2);
+    let bodies = [v, t];
+    let obs = Obstacles::new(&[], &bodies);
+    let r = line_of_fire(&obs, &v, &t, &[0, 1]);
+    assert_eq!(r.lof, Lof::Clear);
+    let [a, b] = r.witness.expect("witness");
+    assert!(v.ahead(a.plan()) >= 0.0 && v.ahead(b.plan()) >= 0.0);
+    // Wholly behind (edge 0.01" behind the line): out of arc; with a 360° arc: clear.
+    let behind = t.at(TablePoint::new(10.0 - t.radius() - 0.01, 15.0));
+    assert_eq!(line_of_fire(&obs, &v, &behind, &[0, 1]).lof, Lof::OutOfArc);
+    let round = v.with_arc(Arc::All360);
+    assert_eq!(line_of_fire(&obs, &round, &behind, &[0, 1]).lof, Lof::Clear);
+}
+
+// ---- terrain cases that break visibility code ----
+
+fn two(v: TablePoint, t: TablePoint) -> [Body; 2] {
+    let a = Body::new(v, Silhouette::S2);
+    let b = Body::new(t, Silhouette::S2).facing(180.0);
+    [a, b]
+}
+
+#[test]
+fn a_wall_collinear_with_the_viewer_hides_half_the_lines() {
+    // A tall wall whose south face lies on the line between the two centres (y = 10).
+    let wall = vec![Terrain::rect("wall", 3.0, 10.0, 8.0, 11.0, 4.0).expect("valid")];
+    let bodies = two(TablePoint::new(1.0, 10.0), TablePoint::new(10.0, 10.0));
+    let obs = Obstacles::new(&wall, &bodies);
+    let r = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+    assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
+    let [a, b] = r.witness.expect("witness");
+    let y_at = |x: f64| a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x);
+    assert!(y_at(3.0) < 10.0 && y_at(8.0) < 10.0, "the clear lines pass south of the wall: {a:?} {b:?}");
+    // The visibility polygon from (1,10) facing +x: the point (9, 10.5) behind the wall is hidden,
+    // (9, 9.5) in front of its face is seen.
+    let table = sightline::geometry::Table { width: 20.0, depth: 20.0 };
+    let poly = visibility_polygon(&bodies[0], &wall, &table);
+    assert!(!inside(&poly, TablePoint::new(9.0, 10.5)));
+    assert!(inside(&poly, TablePoint::new(9.0, 9.5)));
+}
+
+#[test]
+fn a_line_grazing_a_vertex_is_not_blocked() {
+    // A tall diamond whose bottom vertex sits exactly on the line joining the two bases' north
+    // edges (y = 10 + r); every other line passes south of it. Touching a corner blocks nothing.
+    let bodies = two(TablePoint::new(1.0, 10.0), TablePoint::new(10.0, 10.0));
+    let r = Silhouette::S2.radius_in();
+    let y = 10.0 + r;
+    let p = TablePoint::new;
+    let diamond = vec![p(5.5, y), p(6.0, y + 0.5), p(5.5, y + 1.0), p(5.0, y + 0.5)];
+    let block = vec![Terrain::new("diamond", diamond, 5.0).expect("valid")];
+    let obs = Obstacles::new(&block, &bodies);
+    let res = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+    assert!(res.lof.has_lof(), "{:?}", res.lof);
+}
+
+#[test]
+fn touching_pieces_leave_no_crack() {
+    // Two tall blocks edge to edge along y = 10, right across the line between the centres.
+    let pieces = vec![
+        Terrain::rect("south", 5.0, 0.0, 6.0, 10.0, 5.0).expect("valid"),
+        Terrain::rect("north", 5.0, 10.0, 6.0, 20.0, 5.0).expect("valid"),
+    ];
+    let bodies = two(TablePoint::new(1.0, 10.0), TablePoint::new(10.0, 10.0));
+    let obs = Obstacles::new(&pieces, &bodies);
+    let res = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+    assert!(matches!(res.lof, Lof::Blocked { .. }), "{:?}", res.lof);
+    // Touching at one corner only (a diagonal crack of zero width): still no 3 mm to see through.
+    let pieces = vec![
+        Terrain::rect("sw", 5.0, 0.0, 6.0, 10.0, 5.0).expect("valid"),
+        Terrain::rect("ne", 6.0, 10.0, 7.0, 20.0, 5.0).expect("valid"),
+    ];
+    let bodies = two(TablePoint::new(1.0, 8.0), TablePoint::new(10.0, 12.0));
+    let obs = Obstacles::new(&pieces, &bodies);
+    let res = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+    assert!(!res.lof.has_lof(), "{:?}", res.lof);
+}
+
+#[test]
+fn a_wall_crossing_the_table_edge() {
+    // The wall runs from x = -2 (off the table) to 0.8; troopers either side of it, their bases
+    // reaching x = 1.49 east of its end.
+    let text = r#"{ "table": {"width": 24, "depth": 24},
+        "troopers": [ {"id": "a", "side": "A", "silhouette": 2, "x": 1.0, "y": 4.0, "facing": 90},
+                      {"id": "b", "side": "B", "silhouette": 2, "x": 1.0, "y": 10.0, "facing": 270} ],
+        "terrain": [ {"id": "edge-wall", "polygon": [[-2, 6], [0.8, 6], [0.8, 7], [-2, 7]], "height": 3} ] }"#;
+    let s = Scene::from_json(text).expect("a piece may cross the table edge");
+    let p = s.all_pairs();
+    assert!(
+        matches!(pair(&s, &p, "a", "b").lof.lof, Lof::Partial { .. } | Lof::Clear),
+        "lines pass east of the wall end"
+    );
+    let poly = visibility_polygon(&s.troopers[0].body, &s.terrain, &s.table);
+    assert!(poly.iter().all(|q| q.x >= -1e-9 && q.x <= 24.0 + 1e-9 && q.y >= -1e-9 && q.y <= 24.0 + 1e-9));
+    // The shadow's edge is the ray from (1, 4) past the wall's north-east corner (0.8, 7):
+    // x = 1 - (y - 4)/15, so x = 0.467 at y = 12.
+    assert!(!inside(&poly, TablePoint::new(0.3, 12.0)), "behind the wall, near the edge");
+    assert!(inside(&poly, TablePoint::new(0.6, 12.0)), "just east of the shadow {poly:?}");
+    assert!(inside(&poly, TablePoint::new(6.0, 12.0)));
+}
+
+// ---- bad input ----
+
+#[test]
+fn degenerate_scenes_are_refused_naming_the_field() {
+    let base = |trooper: &str, terrain: &str| {
+        format!(
+            r#"{{"troopers": [{{"id": "a", "side": "A", "silhouette": 2, "x": 5, "y": 5}}, {trooper}], "terrain": [{terrain}]}}"#
+        )
+    };
+    let ok_t = r#"{"id": "t", "polygon": [[10, 10], [12, 10], [12, 12]], "height": 2}"#;
+    let err = |text: String| match Scene::from_json(&text) {
+        Err(SceneError::Field { field, reason }) => format!("{field}: {reason}"),
+        Err(SceneError::Json(e)) => format!("json: {e}"),
+        Ok(_) => "accepted".into(),
+    };
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 5.2, "y": 5}"#, ok_t));
+    assert!(e.starts_with("troopers[1] (\"b\").x") && e.contains("overlaps \"a\""), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 11.5, "y": 10.5}"#, ok_t));
+    assert!(e.contains("inside terrain \"t\""), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 9, "x": 20, "y": 20}"#, ok_t));
+    assert!(e.starts_with("troopers[1] (\"b\").silhouette"), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20, "arc": 90}"#, ok_t));
+    assert!(e.starts_with("troopers[1] (\"b\").arc"), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 60, "y": 20}"#, ok_t));
+    assert!(e.contains("off the 48\"×48\" table"), "{e}");
+    let e = err(base(
+        r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20}"#,
+        r#"{"id": "t", "polygon": [[0, 0], [1, 1], [1, 0], [0, 1]], "height": 2}"#,
+    ));
+    assert!(e.starts_with("terrain[0] (\"t\")") && e.contains("crosses itself"), "{e}");
+    let e = err(base(
+        r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20}"#,
+        r#"{"id": "t", "polygon": [[0, 0], [1, 0], [2, 0]], "height": 2}"#,
+    ));
+    assert!(e.contains("no area"), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20, "elevaton": 1}"#, ok_t));
+    assert!(e.contains("unknown field `elevaton`"), "{e}");
+    // Standing on top of the piece is fine.
+    assert_eq!(
+        err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 11.5, "y": 10.5, "elevation": 2}"#, ok_t)),
+        "accepted"
+    );
+}
+
+#[test]
+fn nan_and_infinite_numbers_never_panic() {
+    let nan = Body::new(TablePoint::new(f64::NAN, 1.0), Silhouette::S2);
+    let ok = Body::new(TablePoint::new(5.0, 5.0), Silhouette::S2);
+    let bodies = [nan, ok];
+    let obs = Obstacles::new(&[], &bodies);
+    let _ = line_of_fire(&obs, &nan, &ok, &[0, 1]);
+    let _ = line_of_fire(&obs, &ok, &nan, &[0, 1]);
+    let _ = zoc(&nan, &ok);
+    let _ = distance(&nan, &ok);
+    // JSON cannot carry NaN; a huge number is refused as off the table.
+    let text = r#"{"troopers": [{"id": "a", "side": "A", "silhouette": 2, "x": 1e400, "y": 5}]}"#;
+    assert!(Scene::from_json(text).is_err());
+}
+
+// ---- invariants ----
+
+fn inside(poly: &[TablePoint], p: TablePoint) -> bool {
+    let mut c = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) {
+            c = !c;
+        }
+    }
+    c
+}
+
+fn body_strategy() -> impl Strategy<Value = Body> {
+    (0.0f64..48.0, 0.0f64..48.0, 0.0f64..6.0, 0u8..9, 0.0f64..360.0).prop_map(|(x, y, z, s, f)| {
+        Body::new(TablePoint::new(x, y), Silhouette::try_from(s).expect("0..9")).elevated(z).facing(f)
+    })
+}
+
+proptest! {
+    #[test]
+    fn distance_is_non_negative_and_symmetric(a in body_strategy(), b in body_strategy()) {
+        let (d1, d2) = (distance(&a, &b), distance(&b, &a));
+        prop_assert!(d1 >= 0.0);
+        prop_assert!((d1 - d2).abs() < 1e-12);
+        // never more than centre to centre in 3D
+        let dz = (a.bottom() - b.bottom()).abs().max((a.top() - b.top()).abs());
+        prop_assert!(d1 <= a.centre.dist(b.centre).hypot(dz) + 1e-9);
+    }
+
+    #[test]
+    fn zoc_is_symmetric_between_equal_bases(a in body_strategy(), b in body_strategy()) {
+        let b = Body { silhouette: a.silhouette, ..b };
+        prop_assert_eq!(zoc(&a, &b).is_inside(), zoc(&b, &a).is_inside());
+        // and agrees with the distance for troopers on one level
+        let b0 = b.elevated(a.elevation_in);
+        prop_assert_eq!(zoc(&a, &b0).is_inside(), distance(&a, &b0) <= 8.0 + 1e-9);
+    }
+
+    #[test]
+    fn lof_without_obstacles_is_clear_both_ways_with_360_arcs(a in body_strategy(), b in body_strategy()) {
+        prop_assume!(a.centre.dist(b.centre) > a.radius() + b.radius());
+        let (a, b) = (a.with_arc(Arc::All360), b.with_arc(Arc::All360));
+        let bodies = [a, b];
+        let obs = Obstacles::new(&[], &bodies);
+        prop_assert_eq!(line_of_fire(&obs, &a, &b, &[0, 1]).lof, Lof::Clear);
+        prop_assert_eq!(line_of_fire(&obs, &b, &a, &[0, 1]).lof, Lof::Clear);
+    }
+
+    #[test]
+    fn visibility_polygon_matches_ray_casting(x in 1.0f64..23.0, y in 1.0f64..23.0, f in 0.0f64..360.0,
+                                               px in 0.2f64..23.8, py in 0.2f64..23.8) {
+        let terrain = vec![
+            Terrain::rect("a", 5.0, 5.0, 8.0, 6.0, 5.0).expect("valid"),
+            Terrain::new("l", vec![TablePoint::new(14.0, 14.0), TablePoint::new(19.0, 14.0), TablePoint::new(19.0, 15.0),
+                                   TablePoint::new(15.0, 15.0), TablePoint::new(15.0, 19.0), TablePoint::new(14.0, 19.0)], 5.0).expect("valid"),
+            Terrain::rect("low", 10.0, 2.0, 12.0, 20.0, 0.5).expect("valid"),
+        ];
+        let v = Body::new(TablePoint::new(x, y), Silhouette::S2).facing(f);
+        prop_assume!(terrain.iter().all(|t| t.height_in < 1.0 || !inside(&t.polygon, v.centre)));
+        let table = sightline::geometry::Table { width: 24.0, depth: 24.0 };
+        let poly = visibility_polygon(&v, &terrain, &table);
+        let p = TablePoint::new(px, py);
+        // Brute force: walk the ray from the viewer to p in 0.005" steps.
+        let seen_by_walk = {
+            let n = (v.centre.dist(p) / 0.005).ceil() as usize;
+            (0..=n).all(|k| { let q = v.centre.lerp(p, k as f64 / n as f64); terrain.iter().all(|t| t.height_in <= v.top() || !inside(&t.polygon, q)) })
+        } && v.ahead(p) >= 0.0;
+        // Points within 0.02" of any obstacle edge or the arc line may go either way.
+        let near_edge = terrain.iter().filter(|t| t.height_in > v.top()).any(|t| {
+            let n = t.polygon.len();
+            (0..n).any(|i| seg_dist(p, t.polygon[i], t.polygon[(i + 1) % n]) < 0.02)
+        }) || v.ahead(p).abs() < 0.02;
+        if !near_edge {
+            // near a shadow boundary the walk and the polygon may differ by a hair
+            let shadow_edge = terrain.iter().filter(|t| t.height_in > v.top()).any(|t| t.polygon.iter().any(|&c| {
+                let (u, w) = (c.sub(v.centre), p.sub(v.centre));
+                (u.cross(w) / w.norm()).abs() < 0.02 && u.dot(w) > 0.0
+            }));
+            if !shadow_edge {
+                prop_assert_eq!(inside(&poly, p), seen_by_walk, "viewer {:?} facing {} point {:?}", v.centre, f, p);
+            }
+        }
+    }
+}
+
+fn seg_dist(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
+    let d = b.sub(a);
+    let t = (p.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0);
+    p.dist(a.lerp(b, t))
+}
