@@ -122,7 +122,7 @@ fn brute_has_lof(viewer: &Body, target: &Body, terrain: &[Terrain], others: &[Bo
     from.iter().any(|&a| to.iter().any(|&b| line_clear(a, b, terrain, others, margin)))
 }
 
-fn random_scene() -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+fn random_scene(troopers: std::ops::Range<usize>, pieces: std::ops::Range<usize>) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
     let body = (1.0f64..23.0, 1.0f64..23.0, 0.0f64..360.0, 0usize..4, prop::bool::weighted(0.15)).prop_map(
         |(x, y, facing, s, all_round)| {
             let sil = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
@@ -134,7 +134,7 @@ fn random_scene() -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
         },
     );
     let piece = (0.0f64..22.0, 0.0f64..22.0, 0.3f64..6.0, 0.3f64..6.0, 0.4f64..4.0);
-    (prop::collection::vec(body, 3..5), prop::collection::vec(piece, 2..5)).prop_map(|(bodies, pieces)| {
+    (prop::collection::vec(body, troopers), prop::collection::vec(piece, pieces)).prop_map(|(bodies, pieces)| {
         let terrain: Vec<Terrain> = pieces
             .into_iter()
             .enumerate()
@@ -160,10 +160,19 @@ fn random_scene() -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
 
 #[test]
 fn lof_agrees_with_brute_force_over_random_scenes() {
-    let mut runner = TestRunner::new(Config { cases: 40, ..Config::default() });
-    let strategy = random_scene();
+    check_against_brute_force(random_scene(3..5, 2..5), 40, 200);
+}
+
+#[test]
+fn lof_agrees_with_brute_force_over_cluttered_scenes() {
+    // More troopers and pieces on the same 24" table: chains of blockers, cover from several pieces.
+    check_against_brute_force(random_scene(6..8, 6..10), 8, 150);
+}
+
+fn check_against_brute_force(strategy: impl Strategy<Value = (Vec<Body>, Vec<Terrain>)>, scenes: usize, min_pairs: usize) {
+    let mut runner = TestRunner::new(Config { cases: scenes as u32, ..Config::default() });
     let (mut pairs, mut disagreements) = (0usize, Vec::new());
-    for _ in 0..40 {
+    for _ in 0..scenes {
         let (bodies, terrain) = strategy.new_tree(&mut runner).expect("scene").current();
         let obstacles = Obstacles::new(&terrain, &bodies);
         for i in 0..bodies.len() {
@@ -195,7 +204,7 @@ fn lof_agrees_with_brute_force_over_random_scenes() {
             }
         }
     }
-    assert!(pairs > 200, "too few pairs checked: {pairs}");
+    assert!(pairs > min_pairs, "too few pairs checked: {pairs}");
     assert!(
         disagreements.is_empty(),
         "{} of {pairs} pairs disagree:\n{}",

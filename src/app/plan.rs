@@ -93,34 +93,34 @@ impl PlanView<'_> {
         }
 
         if self.visibility.len() >= 3 {
-            // A fan from the viewer is star-shaped; paint it as triangles so concavity is fine.
+            // The region is star-shaped around the viewer: one triangle-fan mesh, no feathering.
             let c = self.selected.map(|i| self.scene.troopers[i].body.centre).unwrap_or_default();
-            let fill = Color32::from_rgba_unmultiplied(255, 255, 200, 26);
-            let n = self.visibility.len();
-            for k in 0..n {
-                let (a, b) = (self.visibility[k], self.visibility[(k + 1) % n]);
-                painter.add(Shape::convex_polygon(
-                    vec![f.screen_from_table(c), f.screen_from_table(a), f.screen_from_table(b)],
-                    fill,
-                    Stroke::NONE,
-                ));
+            let fill = Color32::from_rgba_unmultiplied(255, 250, 190, 40);
+            let mut mesh = egui::Mesh::default();
+            mesh.colored_vertex(f.screen_from_table(c), fill);
+            for &p in self.visibility {
+                mesh.colored_vertex(f.screen_from_table(p), fill);
             }
+            let n = self.visibility.len() as u32;
+            for k in 1..=n {
+                mesh.add_triangle(0, k, k % n + 1);
+            }
+            painter.add(Shape::mesh(mesh));
         }
 
         for piece in &self.scene.terrain {
             let pts: Vec<Pos2> = piece.polygon.iter().map(|&p| f.screen_from_table(p)).collect();
             let shade = (90.0 + 25.0 * piece.height_in.min(6.0)) as u8;
             let fill = Color32::from_rgb(shade, shade.saturating_sub(10), shade.saturating_sub(25));
-            painter.add(Shape::closed_line(pts.clone(), Stroke::new(1.5, Color32::from_gray(30))));
-            // Fill via triangle fan (pieces may be concave: fill each ear roughly by fan from centroid).
-            let cx = pts.iter().fold(vec2(0.0, 0.0), |acc, p| acc + p.to_vec2()) / pts.len() as f32;
-            for k in 0..pts.len() {
-                painter.add(Shape::convex_polygon(
-                    vec![cx.to_pos2(), pts[k], pts[(k + 1) % pts.len()]],
-                    fill,
-                    Stroke::NONE,
-                ));
+            // Pieces may be concave (an L-shaped ruin): triangulate with earcut.
+            let mut tris: Vec<u32> = Vec::new();
+            earcut::Earcut::new().earcut(pts.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut tris);
+            let mut mesh = egui::Mesh::default();
+            for &p in &pts {
+                mesh.colored_vertex(p, fill);
             }
+            mesh.indices = tris;
+            painter.add(Shape::mesh(mesh));
             painter.add(Shape::closed_line(pts, Stroke::new(1.5, Color32::from_gray(30))));
             painter.text(
                 f.screen_from_table(TablePoint::new(

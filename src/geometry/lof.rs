@@ -32,8 +32,8 @@
 
 use super::measure::EPS;
 use super::segment::{
-    Aabb, Where, convex_hull, disc_interval, locate, passes_through, point_convex_distance, polygon_meets_convex,
-    segments_touch,
+    Aabb, Where, convex_hull, convex_interval, disc_interval, locate, passes_through, point_convex_distance,
+    point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
 
@@ -118,18 +118,21 @@ pub struct Obstacles<'a> {
     /// Every trooper's body; the viewer and target are skipped by index.
     pub bodies: &'a [Body],
     terrain_boxes: Vec<Aabb>,
-    terrain_convex: Vec<bool>,
+    /// Per piece: `Some(counter-clockwise?)` when its footprint is convex.
+    terrain_convex: Vec<Option<bool>>,
 }
 
 impl<'a> Obstacles<'a> {
     /// Obstacles from terrain and bodies (precomputes bounding boxes).
     pub fn new(terrain: &'a [Terrain], bodies: &'a [Body]) -> Self {
         let terrain_boxes = terrain.iter().map(Terrain::aabb).collect();
-        let terrain_convex = terrain.iter().map(|t| is_convex(&t.polygon)).collect();
+        let terrain_convex =
+            terrain.iter().map(|t| is_convex(&t.polygon).then(|| signed_area(&t.polygon) > 0.0)).collect();
         Self { terrain, bodies, terrain_boxes, terrain_convex }
     }
 }
 
+/// Whether the polygon turns one way only (collinear corners allowed).
 fn is_convex(poly: &[TablePoint]) -> bool {
     let n = poly.len();
     let mut sign = 0.0;
@@ -145,6 +148,15 @@ fn is_convex(poly: &[TablePoint]) -> bool {
     }
     true
 }
+
+/// The corners of a regular polygon circumscribing the unit circle ([`OUTLINE_SIDES`] sides).
+static UNIT_RING: std::sync::LazyLock<[TablePoint; OUTLINE_SIDES]> = std::sync::LazyLock::new(|| {
+    let k = 1.0 / (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
+    std::array::from_fn(|i| {
+        let a = i as f64 * std::f64::consts::TAU / OUTLINE_SIDES as f64;
+        TablePoint::new(a.cos() * k, a.sin() * k)
+    })
+});
 
 /// A base outline clipped to the viewer's arc half-plane (plan view).
 #[derive(Debug, Clone, Copy)]
@@ -173,13 +185,7 @@ impl Region {
 
     /// A polygon containing the region (circumscribed outline clipped to the half-plane).
     fn outer_polygon(&self) -> Vec<TablePoint> {
-        let k = 1.0 / (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
-        let ring: Vec<TablePoint> = (0..OUTLINE_SIDES)
-            .map(|i| {
-                let a = i as f64 * std::f64::consts::TAU / OUTLINE_SIDES as f64;
-                self.centre.add(TablePoint::new(a.cos(), a.sin()).scale(self.r * k))
-            })
-            .collect();
+        let ring: Vec<TablePoint> = UNIT_RING.iter().map(|&u| self.centre.add(u.scale(self.r))).collect();
         match self.clip {
             None => ring,
             Some(_) => {
@@ -251,7 +257,13 @@ impl Query<'_, '_> {
             let t = &self.obs.terrain[i];
             // The stretch of the line lower than the piece.
             let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { continue };
-            if passes_through(&t.polygon, a, b, t0, t1, &mut self.scratch) {
+            let through = match self.obs.terrain_convex[i] {
+                // Convex: one clipping pass; the stretch inside must overlap the low stretch.
+                Some(ccw) => convex_interval(&t.polygon, ccw, a, b)
+                    .is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9),
+                None => passes_through(&t.polygon, a, b, t0, t1, &mut self.scratch),
+            };
+            if through {
                 return Some(Blocker::Terrain(i));
             }
         }
@@ -309,11 +321,14 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
     let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
 
-    // 2. Broad phase, box of both bases.
-    let bbox = Aabb::around([va.centre, tb.centre]).grown(ra.max(rb) * 1.05);
+    // 2. Broad phase: what comes within the larger radius (plus the outline polygon's 2%) of the
+    // segment joining the centres — a capsule that contains the hull of both bases.
+    let reach = ra.max(rb) * 1.05;
+    let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
     let mut q = Query { obs: obstacles, terrain: Vec::new(), bodies: Vec::new(), scratch: Vec::with_capacity(16) };
     for (i, t) in obstacles.terrain.iter().enumerate() {
-        if t.height_in > line_lo + EPS && obstacles.terrain_boxes[i].overlaps(&bbox) {
+        let b = &obstacles.terrain_boxes[i];
+        if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
             q.terrain.push(i);
         }
     }
@@ -321,7 +336,7 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         if skip.contains(&j) || c.bottom() >= line_hi || c.top() <= line_lo {
             continue;
         }
-        if Aabb::around([c.centre]).grown(c.radius()).overlaps(&bbox) {
+        if point_segment_distance(c.centre, va.centre, tb.centre) < reach + c.radius() {
             q.bodies.push(j);
         }
     }
@@ -378,7 +393,24 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         None => LofResult { lof: Lof::Blocked { by: blockers }, witness: None },
     };
 
-    // 4a. A few lines across the middle and both sides.
+    // 4a. A chain of tall blockers, taller than every line, cutting the hull in two.
+    // The highest any line can be above a point p: p's position along the axis bounds the
+    // fraction t at which a line from A's base to B's crosses it, and the highest lines run from
+    // A's top to B's top (less 3 mm).
+    let len = axis_len2.sqrt();
+    let zmax = |p: TablePoint| {
+        let s = p.sub(va.centre).dot(axis) / len;
+        let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
+        let t_lo = ((s - ra) / (len + rb - ra)).clamp(0.0, 1.0);
+        let z = |t: f64| best.0 + (best.1 - best.0) * t;
+        z(t_lo).max(z(t_hi))
+    };
+    let apart = len > ra + rb;
+    if let Some(by) = separating_chain(obstacles, &q, &hull, &pa, &pb, line_lo, zmax).filter(|_| apart) {
+        return verdict(None, by);
+    }
+
+    // 4b. A few lines across the middle and both sides.
     let dir = axis.scale(1.0 / axis_len2.sqrt());
     let perp = TablePoint::new(-dir.y, dir.x);
     let spread = |reg: &Region, ks: &[f64]| -> Vec<TablePoint> {
@@ -388,35 +420,6 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     let coarse_b = spread(&tb, &[0.0, -0.5, 0.5, -0.9, 0.9]);
     if let Some(w) = search(&mut q, &coarse_a, &coarse_b, &profiles) {
         return verdict(Some(w), blockers);
-    }
-
-    // 4b. One convex piece, taller than every line, that separates the two bases.
-    let bridges = bridge_edges(&hull, &pa, &pb);
-    if let Some([(b0, b1), (c0, c1)]) = bridges {
-        let wall = q.terrain.iter().copied().find(|&i| {
-            let t = &obstacles.terrain[i];
-            obstacles.terrain_convex[i]
-                && t.height_in >= line_hi + EPS
-                && !polygon_meets_convex(&t.polygon, &pa)
-                && !polygon_meets_convex(&t.polygon, &pb)
-                && meets_outline(&t.polygon, b0, b1)
-                && meets_outline(&t.polygon, c0, c1)
-        });
-        if let Some(i) = wall {
-            return verdict(None, vec![Blocker::Terrain(i)]);
-        }
-        let body = q.bodies.iter().copied().find(|&j| {
-            let c = &obstacles.bodies[j];
-            c.bottom() <= line_lo
-                && c.top() >= line_hi + EPS
-                && point_convex_distance(c.centre, &pa) > c.radius()
-                && point_convex_distance(c.centre, &pb) > c.radius()
-                && super::segment::point_segment_distance(c.centre, b0, b1) < c.radius()
-                && super::segment::point_segment_distance(c.centre, c0, c1) < c.radius()
-        });
-        if let Some(j) = body {
-            return verdict(None, vec![Blocker::Trooper(j)]);
-        }
     }
 
     // 4c. Every sample, 1.5 mm apart along the facing sides of both outlines.
@@ -433,6 +436,83 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
             .collect();
     }
     verdict(w, blockers)
+}
+
+/// Decide "every line blocked" without sampling: tall blockers (covering every line's height)
+/// whose parts inside the hull touch one another in a chain from one bridge edge of the hull to
+/// the other, without touching either base. Such a chain cuts the hull in two with one base on
+/// each side, so every line between the bases crosses it.
+///
+/// Sound by construction: the hull and base outlines used are the circumscribed polygons (larger
+/// than the truth) and troopers enter as inscribed polygons (smaller than the truth); concave
+/// pieces are left to the sampling. Pieces that touch at a single corner count as joined: a crack
+/// of zero width shows no 3 mm of anything.
+fn separating_chain(
+    obstacles: &Obstacles,
+    q: &Query,
+    hull: &[TablePoint],
+    pa: &[TablePoint],
+    pb: &[TablePoint],
+    line_lo: f64,
+    zmax: impl Fn(TablePoint) -> f64,
+) -> Option<Vec<Blocker>> {
+    let [(b0, b1), (c0, c1)] = bridge_edges(hull, pa, pb)?;
+    let mut parts: Vec<(Blocker, Vec<TablePoint>, f64)> = Vec::new();
+    for &i in &q.terrain {
+        let t = &obstacles.terrain[i];
+        if let Some(ccw) = obstacles.terrain_convex[i] {
+            let poly: Vec<TablePoint> = if ccw { t.polygon.clone() } else { t.polygon.iter().rev().copied().collect() };
+            parts.push((Blocker::Terrain(i), poly, t.height_in));
+        }
+    }
+    for &j in &q.bodies {
+        let c = &obstacles.bodies[j];
+        if c.bottom() <= line_lo {
+            let cos = (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
+            let poly = UNIT_RING.iter().map(|&u| c.centre.add(u.scale(c.radius() * cos * cos))).collect();
+            parts.push((Blocker::Trooper(j), poly, c.top()));
+        }
+    }
+    // Keep the parts inside the hull, taller there than any line, clear of both bases. The
+    // highest-line bound is convex along the axis, so its maximum over a convex part is at a
+    // corner, and clipping only lowers it: test the whole piece first, clip only when needed.
+    let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
+    let parts: Vec<(Blocker, Vec<TablePoint>)> = parts
+        .into_iter()
+        .filter_map(|(b, poly, h)| {
+            let whole_tall = tall_over(&poly, h);
+            let clipped = clip_to_convex(&poly, hull);
+            let keep = clipped.len() >= 3
+                && (whole_tall || tall_over(&clipped, h))
+                && !polygon_meets_convex(&clipped, pa)
+                && !polygon_meets_convex(&clipped, pb);
+            keep.then_some((b, clipped))
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let touches_edge = |p: &[TablePoint], a: TablePoint, b: TablePoint| meets_outline(p, a, b);
+    let n = parts.len();
+    let mut reached = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&k| touches_edge(&parts[k].1, b0, b1)).collect();
+    for &k in &stack {
+        reached[k] = true;
+    }
+    while let Some(k) = stack.pop() {
+        if touches_edge(&parts[k].1, c0, c1) {
+            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| parts[m].0).collect();
+            by.sort();
+            return Some(by);
+        }
+        for m in 0..n {
+            if !reached[m] && polygon_meets_convex(&parts[m].1, &parts[k].1) {
+                reached[m] = true;
+                stack.push(m);
+            }
+        }
+    }
+    None
 }
 
 fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Profile]) -> Option<[Point3; 2]> {
@@ -479,20 +559,22 @@ fn meets_outline(poly: &[TablePoint], a: TablePoint, b: TablePoint) -> bool {
 
 /// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`.
 fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
-    let mut out = poly.to_vec();
+    let mut out = Vec::with_capacity(poly.len() + clip.len());
+    out.extend_from_slice(poly);
+    let mut input = Vec::with_capacity(poly.len() + clip.len());
     let m = clip.len();
     for j in 0..m {
         let (c0, c1) = (clip[j], clip[(j + 1) % m]);
-        let inside = |p: TablePoint| super::segment::orient(c0, c1, p) >= 0.0;
-        let input = std::mem::take(&mut out);
+        std::mem::swap(&mut input, &mut out);
+        out.clear();
         let n = input.len();
         for i in 0..n {
             let (p, q) = (input[i], input[(i + 1) % n]);
-            if inside(p) {
+            let (op, oq) = (super::segment::orient(c0, c1, p), super::segment::orient(c0, c1, q));
+            if op >= 0.0 {
                 out.push(p);
             }
-            if inside(p) != inside(q) {
-                let (op, oq) = (super::segment::orient(c0, c1, p), super::segment::orient(c0, c1, q));
+            if (op >= 0.0) != (oq >= 0.0) {
                 out.push(p.lerp(q, op / (op - oq)));
             }
         }

@@ -29,6 +29,8 @@ mod terrain;
 mod visibility;
 
 pub use body::{Arc, Body};
+
+
 pub use lof::{Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, line_of_fire};
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};

@@ -37,6 +37,26 @@ impl Aabb {
         }
     }
 
+    /// Whether segment `a b` meets this box (touching counts), by slab clipping.
+    pub fn meets_segment(&self, a: TablePoint, b: TablePoint) -> bool {
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, d, lo, hi) in [(a.x, b.x - a.x, self.min.x, self.max.x), (a.y, b.y - a.y, self.min.y, self.max.y)] {
+            if d.abs() < 1e-15 {
+                if p < lo || p > hi {
+                    return false;
+                }
+            } else {
+                let (u, v) = ((lo - p) / d, (hi - p) / d);
+                t0 = t0.max(u.min(v));
+                t1 = t1.min(u.max(v));
+                if t1 < t0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Whether the boxes overlap (touching counts).
     pub fn overlaps(&self, o: &Aabb) -> bool {
         self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
@@ -118,10 +138,11 @@ pub(crate) fn locate(poly: &[TablePoint], p: TablePoint) -> Where {
     for i in 0..n {
         let a = poly[i];
         let b = poly[(i + 1) % n];
-        // On the edge?
+        // On the edge? (|orient| / length ≤ 1e-9", compared squared: no square root here, this
+        // runs for every edge of every piece a sampled line meets.)
         let o = orient(a, b, p);
-        let len = a.dist(b);
-        if o.abs() <= 1e-9 * len.max(1.0)
+        let len2 = b.sub(a).dot(b.sub(a));
+        if o * o <= 1e-18 * len2.max(1.0)
             && p.x >= a.x.min(b.x) - 1e-9
             && p.x <= a.x.max(b.x) + 1e-9
             && p.y >= a.y.min(b.y) - 1e-9
@@ -163,6 +184,38 @@ pub(crate) fn passes_through(
     }
     scratch.sort_by(f64::total_cmp);
     scratch.windows(2).any(|w| w[1] - w[0] > 1e-9 && locate(poly, p.lerp(q, 0.5 * (w[0] + w[1]))) != Where::Outside)
+}
+
+/// The `t` range of segment `a b` inside convex polygon `poly` (closed: its edges count), by
+/// Cyrus–Beck clipping against each edge's half-plane; `ccw` is the polygon's orientation.
+pub(crate) fn convex_interval(poly: &[TablePoint], ccw: bool, a: TablePoint, b: TablePoint) -> Option<(f64, f64)> {
+    let d = b.sub(a);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    let n = poly.len();
+    for i in 0..n {
+        let (p, q) = (poly[i], poly[(i + 1) % n]);
+        let e = q.sub(p);
+        // Inside is left of each edge for a counter-clockwise polygon: cross(e, x - p) ≥ 0.
+        let sign = if ccw { 1.0 } else { -1.0 };
+        let num = sign * e.cross(a.sub(p));
+        let den = sign * e.cross(d);
+        if den.abs() <= 1e-15 {
+            if num < -1e-12 * e.norm() {
+                return None; // parallel and outside this edge
+            }
+            continue;
+        }
+        let t = -num / den;
+        if den > 0.0 {
+            t0 = t0.max(t);
+        } else {
+            t1 = t1.min(t);
+        }
+        if t1 < t0 {
+            return None;
+        }
+    }
+    Some((t0, t1))
 }
 
 /// The open interval of `t` on segment `a b` inside the disc of radius `r` at `c`, if any.
