@@ -7,6 +7,7 @@ use sightline::geometry::{
     Arc, Body, Lof, Obstacles, Scene, SceneError, Silhouette, TablePoint, Terrain, ZocVerdict, distance, line_of_fire,
     route_events, visibility_polygon, zoc,
 };
+use std::ops::Sub as _;
 
 fn scene(name: &str) -> Scene {
     let path = format!("{}/assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -122,7 +122,10 @@ fn brute_has_lof(viewer: &Body, target: &Body, terrain: &[Terrain], others: &[Bo
     from.iter().any(|&a| to.iter().any(|&b| line_clear(a, b, terrain, others, margin)))
 }
 
-fn random_scene(troopers: std::ops::Range<usize>, pieces: std::ops::Range<usize>) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+fn random_scene(
+    troopers: std::ops::Range<usize>,
+    pieces: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
     let body = (1.0f64..23.0, 1.0f64..23.0, 0.0f64..360.0, 0usize..4, prop::bool::weighted(0.15)).prop_map(
         |(x, y, facing, s, all_round)| {
             let sil = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
@@ -169,7 +172,11 @@ fn lof_agrees_with_brute_force_over_cluttered_scenes() {
     check_against_brute_force(random_scene(6..8, 6..10), 8, 150);
 }
 
-fn check_against_brute_force(strategy: impl Strategy<Value = (Vec<Body>, Vec<Terrain>)>, scenes: usize, min_pairs: usize) {
+fn check_against_brute_force(
+    strategy: impl Strategy<Value = (Vec<Body>, Vec<Terrain>)>,
+    scenes: usize,
+    min_pairs: usize,
+) {
     let mut runner = TestRunner::new(Config { cases: scenes as u32, ..Config::default() });
     let (mut pairs, mut disagreements) = (0usize, Vec::new());
     for _ in 0..scenes {

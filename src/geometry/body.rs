@@ -2,6 +2,7 @@
 
 use super::{Silhouette, TablePoint};
 use serde::{Deserialize, Serialize};
+use std::ops::Sub as _;
 
 /// The arc in which a trooper can draw Line of Fire.
 ///

@@ -32,10 +32,11 @@
 
 use super::measure::EPS;
 use super::segment::{
-    Aabb, Where, convex_hull, convex_interval, disc_interval, locate, passes_through, point_convex_distance,
-    point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
+    Aabb, Where, convex_hull, convex_interval, convex_polygons_meet, disc_interval, locate, passes_through,
+    point_convex_distance, point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
+use std::ops::{Add as _, Sub as _};
 
 /// The smallest piece of a target that gives LoF: 3 mm (the rulebook's 3×3 mm), in inches.
 pub const MIN_VISIBLE_IN: f64 = 3.0 / MM_PER_INCH;
@@ -259,8 +260,9 @@ impl Query<'_, '_> {
             let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { continue };
             let through = match self.obs.terrain_convex[i] {
                 // Convex: one clipping pass; the stretch inside must overlap the low stretch.
-                Some(ccw) => convex_interval(&t.polygon, ccw, a, b)
-                    .is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9),
+                Some(ccw) => {
+                    convex_interval(&t.polygon, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
+                }
                 None => passes_through(&t.polygon, a, b, t0, t1, &mut self.scratch),
             };
             if through {
@@ -359,10 +361,19 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     let mut blockers = Vec::new();
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
-        if !polygon_meets_convex(&t.polygon, &hull) {
+        let meets = match obstacles.terrain_convex[i] {
+            Some(_) => convex_polygons_meet(&t.polygon, &hull),
+            None => polygon_meets_convex(&t.polygon, &hull),
+        };
+        if !meets {
             return false;
         }
-        let low = clip_to_convex(&t.polygon, &hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min);
+        // On one level the lowest line is as low everywhere: no need to find where the piece is.
+        let low = if viewer.bottom() == target.bottom() {
+            viewer.bottom()
+        } else {
+            clip_to_convex(&t.polygon, &hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min)
+        };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
         }
@@ -484,8 +495,8 @@ fn separating_chain(
             let clipped = clip_to_convex(&poly, hull);
             let keep = clipped.len() >= 3
                 && (whole_tall || tall_over(&clipped, h))
-                && !polygon_meets_convex(&clipped, pa)
-                && !polygon_meets_convex(&clipped, pb);
+                && !convex_polygons_meet(&clipped, pa)
+                && !convex_polygons_meet(&clipped, pb);
             keep.then_some((b, clipped))
         })
         .collect();
@@ -506,7 +517,7 @@ fn separating_chain(
             return Some(by);
         }
         for m in 0..n {
-            if !reached[m] && polygon_meets_convex(&parts[m].1, &parts[k].1) {
+            if !reached[m] && convex_polygons_meet(&parts[m].1, &parts[k].1) {
                 reached[m] = true;
                 stack.push(m);
             }
@@ -530,10 +541,11 @@ fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Pro
 
 /// The two hull edges that run from one base's outline to the other's.
 fn bridge_edges(hull: &[TablePoint], pa: &[TablePoint], pb: &[TablePoint]) -> Option<[(TablePoint, TablePoint); 2]> {
+    // Hull corners are copies of outline corners, so exact comparison finds their origin.
     let side = |p: TablePoint| {
-        if pa.iter().any(|&q| q.dist(p) < 1e-12) {
+        if pa.contains(&p) {
             0
-        } else if pb.iter().any(|&q| q.dist(p) < 1e-12) {
+        } else if pb.contains(&p) {
             1
         } else {
             2

@@ -30,7 +30,6 @@ mod visibility;
 
 pub use body::{Arc, Body};
 
-
 pub use lof::{Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, line_of_fire};
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
@@ -62,16 +61,6 @@ impl TablePoint {
         Self { x, y }
     }
 
-    /// Vector difference `self - o`, inches.
-    pub fn sub(self, o: Self) -> Self {
-        Self::new(self.x - o.x, self.y - o.y)
-    }
-
-    /// Vector sum, inches.
-    pub fn add(self, o: Self) -> Self {
-        Self::new(self.x + o.x, self.y + o.y)
-    }
-
     /// Scaled by `k`.
     pub fn scale(self, k: f64) -> Self {
         Self::new(self.x * k, self.y * k)
@@ -94,7 +83,7 @@ impl TablePoint {
 
     /// Distance to `o`, inches.
     pub fn dist(self, o: Self) -> f64 {
-        self.sub(o).norm()
+        (self - o).norm()
     }
 
     /// Whether both coordinates are finite.
@@ -111,6 +100,22 @@ impl TablePoint {
     pub fn from_angle_deg(deg: f64) -> Self {
         let r = deg.to_radians();
         Self::new(r.cos(), r.sin())
+    }
+}
+
+/// Vector difference, inches.
+impl std::ops::Sub for TablePoint {
+    type Output = TablePoint;
+    fn sub(self, o: Self) -> Self {
+        Self::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+/// Vector sum, inches.
+impl std::ops::Add for TablePoint {
+    type Output = TablePoint;
+    fn add(self, o: Self) -> Self {
+        Self::new(self.x + o.x, self.y + o.y)
     }
 }
 

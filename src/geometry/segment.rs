@@ -5,6 +5,7 @@
 
 use super::TablePoint;
 use super::measure::EPS;
+use std::ops::Sub as _;
 
 /// An axis-aligned bounding box, inches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -267,6 +268,28 @@ pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
         hull.pop();
     }
     hull
+}
+
+/// Whether two convex polygons (any orientation) share any point (touching counts), by the
+/// separating-axis test.
+pub(crate) fn convex_polygons_meet(p: &[TablePoint], q: &[TablePoint]) -> bool {
+    let separated_by_edges_of = |a: &[TablePoint], b: &[TablePoint]| {
+        let n = a.len();
+        (0..n).any(|i| {
+            let e = a[(i + 1) % n].sub(a[i]);
+            let axis = TablePoint::new(-e.y, e.x);
+            let span = |pts: &[TablePoint]| {
+                pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                    let d = v.dot(axis);
+                    (lo.min(d), hi.max(d))
+                })
+            };
+            let ((a0, a1), (b0, b1)) = (span(a), span(b));
+            let tol = 1e-12 * axis.dot(axis).sqrt().max(1.0);
+            a1 < b0 - tol || b1 < a0 - tol
+        })
+    };
+    !separated_by_edges_of(p, q) && !separated_by_edges_of(q, p)
 }
 
 /// Whether polygon `poly` and convex polygon `convex` share any point.

@@ -8,6 +8,7 @@
 use super::TablePoint;
 use super::segment::{Aabb, segments_touch, signed_area};
 use serde::{Deserialize, Serialize};
+use std::ops::Sub as _;
 
 /// A terrain piece.
 ///

@@ -11,6 +11,7 @@
 
 use super::scene::Table;
 use super::{Arc, Body, TablePoint, Terrain};
+use std::ops::{Add as _, Sub as _};
 
 /// A blocking segment relative to the viewer, with its angular span.
 struct Seg {
