@@ -417,7 +417,9 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         z(t_lo).max(z(t_hi))
     };
     let apart = len > ra + rb;
-    if let Some(by) = separating_chain(obstacles, &q, &hull, &pa, &pb, line_lo, zmax).filter(|_| apart) {
+    if let Some(by) =
+        separating_chain(obstacles, &q, &hull, (&pa, &pb), line_lo, axis.scale(1.0 / len), zmax).filter(|_| apart)
+    {
         return verdict(None, by);
     }
 
@@ -455,55 +457,70 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
 /// each side, so every line between the bases crosses it.
 ///
 /// Sound by construction: the hull and base outlines used are the circumscribed polygons (larger
-/// than the truth) and troopers enter as inscribed polygons (smaller than the truth); concave
-/// pieces are left to the sampling. Pieces that touch at a single corner count as joined: a crack
+/// than the truth), troopers enter as their exact discs, and parts count as joined only where
+/// they meet inside the hull; concave pieces are left to the sampling. Pieces that touch at a single corner count as joined: a crack
 /// of zero width shows no 3 mm of anything.
 fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
     hull: &[TablePoint],
-    pa: &[TablePoint],
-    pb: &[TablePoint],
+    (pa, pb): (&[TablePoint], &[TablePoint]),
     line_lo: f64,
+    dir: TablePoint,
     zmax: impl Fn(TablePoint) -> f64,
 ) -> Option<Vec<Blocker>> {
+    /// A blocker's part inside the hull: a clipped convex footprint, or a trooper's disc.
+    enum Part {
+        Poly(Vec<TablePoint>),
+        Disc(TablePoint, f64),
+    }
     let [(b0, b1), (c0, c1)] = bridge_edges(hull, pa, pb)?;
-    let mut parts: Vec<(Blocker, Vec<TablePoint>, f64)> = Vec::new();
+    let mut parts: Vec<(Blocker, Part)> = Vec::new();
+    // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
+    // corner (or, for a disc, at one of its two ends along the axis).
+    let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
     for &i in &q.terrain {
         let t = &obstacles.terrain[i];
-        if let Some(ccw) = obstacles.terrain_convex[i] {
-            let poly: Vec<TablePoint> = if ccw { t.polygon.clone() } else { t.polygon.iter().rev().copied().collect() };
-            parts.push((Blocker::Terrain(i), poly, t.height_in));
+        if obstacles.terrain_convex[i].is_none() {
+            continue; // concave pieces are left to the sampling
+        }
+        // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
+        let clipped = clip_to_convex(&t.polygon, hull);
+        let keep = clipped.len() >= 3
+            && (tall_over(&t.polygon, t.height_in) || tall_over(&clipped, t.height_in))
+            && !convex_polygons_meet(&clipped, pa)
+            && !convex_polygons_meet(&clipped, pb);
+        if keep {
+            parts.push((Blocker::Terrain(i), Part::Poly(clipped)));
         }
     }
     for &j in &q.bodies {
         let c = &obstacles.bodies[j];
-        if c.bottom() <= line_lo {
-            let cos = (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
-            let poly = UNIT_RING.iter().map(|&u| c.centre.add(u.scale(c.radius() * cos * cos))).collect();
-            parts.push((Blocker::Trooper(j), poly, c.top()));
+        let r = c.radius();
+        let keep = c.bottom() <= line_lo
+            && tall_over(&[c.centre.add(dir.scale(r)), c.centre.sub(dir.scale(r))], c.top())
+            && point_convex_distance(c.centre, pa) > r
+            && point_convex_distance(c.centre, pb) > r;
+        if keep {
+            parts.push((Blocker::Trooper(j), Part::Disc(c.centre, r)));
         }
     }
-    // Keep the parts inside the hull, taller there than any line, clear of both bases. The
-    // highest-line bound is convex along the axis, so its maximum over a convex part is at a
-    // corner, and clipping only lowers it: test the whole piece first, clip only when needed.
-    let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
-    let parts: Vec<(Blocker, Vec<TablePoint>)> = parts
-        .into_iter()
-        .filter_map(|(b, poly, h)| {
-            let whole_tall = tall_over(&poly, h);
-            let clipped = clip_to_convex(&poly, hull);
-            let keep = clipped.len() >= 3
-                && (whole_tall || tall_over(&clipped, h))
-                && !convex_polygons_meet(&clipped, pa)
-                && !convex_polygons_meet(&clipped, pb);
-            keep.then_some((b, clipped))
-        })
-        .collect();
     if parts.is_empty() {
         return None;
     }
-    let touches_edge = |p: &[TablePoint], a: TablePoint, b: TablePoint| meets_outline(p, a, b);
+    let touches_edge = |p: &Part, a: TablePoint, b: TablePoint| match p {
+        Part::Poly(poly) => meets_outline(poly, a, b),
+        Part::Disc(c, r) => point_segment_distance(*c, a, b) <= *r,
+    };
+    // Two parts are joined where they meet inside the hull.
+    let joined = |p: &Part, q: &Part| match (p, q) {
+        (Part::Poly(a), Part::Poly(b)) => convex_polygons_meet(a, b),
+        (Part::Poly(a), Part::Disc(c, r)) | (Part::Disc(c, r), Part::Poly(a)) => point_convex_distance(*c, a) <= *r,
+        (Part::Disc(c1, r1), Part::Disc(c2, r2)) => {
+            let d = c1.dist(*c2);
+            d <= r1 + r2 + 1e-9 && locate(hull, c1.lerp(*c2, r1 / (r1 + r2))) != Where::Outside
+        }
+    };
     let n = parts.len();
     let mut reached = vec![false; n];
     let mut stack: Vec<usize> = (0..n).filter(|&k| touches_edge(&parts[k].1, b0, b1)).collect();
@@ -517,7 +534,7 @@ fn separating_chain(
             return Some(by);
         }
         for m in 0..n {
-            if !reached[m] && convex_polygons_meet(&parts[m].1, &parts[k].1) {
+            if !reached[m] && joined(&parts[m].1, &parts[k].1) {
                 reached[m] = true;
                 stack.push(m);
             }
