@@ -207,21 +207,28 @@ impl Region {
         }
     }
 
-    /// Points on the region's outline that face `toward`, every `spacing` inches or closer.
-    fn facing_outline(&self, toward: TablePoint, spacing: f64) -> Vec<TablePoint> {
+    /// Points on the region's outline where a line to the disc of radius `other_r` at `toward`
+    /// can leave (or enter) it, every `spacing` inches or closer; with `chord`, the straight edge
+    /// of a clipped base too (a line between two points of the arc's half-plane crosses the arc
+    /// line only at an end, so the viewer's own chord is never needed; the target's is, for a
+    /// target straddling the arc line).
+    fn facing_outline(&self, toward: TablePoint, other_r: f64, spacing: f64, chord: bool) -> Vec<TablePoint> {
         let mut pts = Vec::new();
         let n = ((std::f64::consts::TAU * self.r / spacing).ceil() as usize).max(8);
         let dir = toward.sub(self.centre);
+        let len = dir.norm().max(1e-12);
+        // Every such line is within asin((r + other_r) / distance) of the centre line, so its
+        // crossing point's outward normal u has u·dir ≥ -sin of that.
+        let margin = ((self.r + other_r) / len).min(1.0) + 1e-9;
         for i in 0..n {
             let a = i as f64 * std::f64::consts::TAU / n as f64;
             let u = TablePoint::new(a.cos(), a.sin());
             let p = self.centre.add(u.scale(self.r));
-            // Facing side (with a margin so the sides' tangent points are kept).
-            if u.dot(dir) >= -0.2 * dir.norm() && self.ahead(p) >= 0.0 {
+            if u.dot(dir) >= -margin * len && self.ahead(p) >= 0.0 {
                 pts.push(p);
             }
         }
-        if let Some((o, n)) = self.clip {
+        if let (Some((o, n)), true) = (self.clip, chord) {
             // The straight edge of a clipped base: the chord along the arc line.
             let along = TablePoint::new(-n.y, n.x);
             let off = self.centre.sub(o).dot(n);
@@ -436,8 +443,8 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     }
 
     // 4c. Every sample, 1.5 mm apart along the facing sides of both outlines.
-    let fine_a = va.facing_outline(tb.centre, SAMPLE_SPACING_IN);
-    let fine_b = tb.facing_outline(va.centre, SAMPLE_SPACING_IN);
+    let fine_a = va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false);
+    let fine_b = tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true);
     let w = search(&mut q, &fine_a, &fine_b, &profiles);
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.

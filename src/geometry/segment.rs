@@ -249,7 +249,7 @@ pub(crate) fn point_segment_distance(p: TablePoint, a: TablePoint, b: TablePoint
 
 /// Convex hull (counter-clockwise, no repeated first point) by Andrew's monotone chain.
 pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     pts.dedup_by(|a, b| a.dist(*b) < 1e-12);
     if pts.len() < 3 {
         return pts;

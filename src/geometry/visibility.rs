@@ -125,7 +125,7 @@ pub fn visibility_polygon(viewer: &Body, terrain: &[Terrain], table: &Table) -> 
         let hit = active.iter().filter_map(|&i| ray_hit(d, &segs[i])).fold(f64::INFINITY, f64::min);
         if hit.is_finite() {
             let p = o.add(d.scale(hit));
-            if poly.last().is_none_or(|q: &TablePoint| q.dist(p) > 1e-9) {
+            if poly.last().is_none_or(|q: &TablePoint| q.dist(p) > 1e-6) {
                 poly.push(p);
             }
         }
