@@ -18,6 +18,10 @@ use super::{Body, TablePoint};
 /// [`ROUTE_PRECISION_IN`].
 pub const ROUTE_STEP_IN: f64 = 0.1;
 
+/// Most LoF samples along one route (10,000" at [`ROUTE_STEP_IN`]); longer routes are sampled
+/// more sparsely rather than without bound.
+pub const MAX_ROUTE_SAMPLES: usize = 100_000;
+
 /// Precision of the reported points where LoF or ZoC starts and stops, inches.
 pub const ROUTE_PRECISION_IN: f64 = 0.005;
 
@@ -107,7 +111,8 @@ pub fn route_events(obstacles: &Obstacles, bodies: &[Body], mover: usize, route:
     pts.extend_from_slice(route);
     let line = Polyline::new(&pts);
     let len = line.length();
-    let samples = ((len / ROUTE_STEP_IN).ceil() as usize).max(1);
+    // Bounded: a route longer than any table (or not finite) still samples a bounded number of points.
+    let samples = ((len / ROUTE_STEP_IN).ceil() as usize).clamp(1, MAX_ROUTE_SAMPLES);
     bodies
         .iter()
         .enumerate()
