@@ -240,7 +240,10 @@ fn check_against_brute_force(
                 // (i) A "no" must not miss a line the brute force finds clear even with every
                 // blocker grown by 0.005" (lines that merely graze a blocker may go either way).
                 if !ours.lof.has_lof() && brute_has_lof(v, t, &terrain, &others, -0.005) {
-                    disagreements.push(format!("{i}->{j}: ours {:?}, but the brute force sees it", ours.lof));
+                    disagreements.push(format!(
+                        "{i}->{j}: ours {:?}, but the brute force sees it; scene {bodies:?} {terrain:?}",
+                        ours.lof
+                    ));
                 }
                 // "Clear" means no line is blocked: every sampled line must be clear with every
                 // blocker shrunk by 0.005".

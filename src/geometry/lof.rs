@@ -190,18 +190,8 @@ impl Region {
         match self.clip {
             None => ring,
             Some(_) => {
-                let n = ring.len();
-                let mut out = Vec::with_capacity(n + 2);
-                for i in 0..n {
-                    let (p, q) = (ring[i], ring[(i + 1) % n]);
-                    let (ap, aq) = (self.ahead(p), self.ahead(q));
-                    if ap >= 0.0 {
-                        out.push(p);
-                    }
-                    if (ap >= 0.0) != (aq >= 0.0) {
-                        out.push(p.lerp(q, ap / (ap - aq)));
-                    }
-                }
+                let mut out = Vec::with_capacity(ring.len() + 2);
+                clip_half_plane(&ring, &mut out, |p| self.ahead(p));
                 out
             }
         }
@@ -210,8 +200,8 @@ impl Region {
     /// Points on the region's outline where a line to the disc of radius `other_r` at `toward`
     /// can leave (or enter) it, every `spacing` inches or closer; with `chord`, the straight edge
     /// of a clipped base too (a line between two points of the arc's half-plane crosses the arc
-    /// line only at an end, so the viewer's own chord is never needed; the target's is, for a
-    /// target straddling the arc line).
+    /// line only at an end, so the viewer needs only the chord's two ends; the target needs the
+    /// chord when it straddles the arc line).
     fn facing_outline(&self, toward: TablePoint, other_r: f64, spacing: f64, chord: bool) -> Vec<TablePoint> {
         let mut pts = Vec::new();
         let n = ((std::f64::consts::TAU * self.r / spacing).ceil() as usize).max(8);
@@ -227,6 +217,16 @@ impl Region {
             if u.dot(dir) >= -margin * len && self.ahead(p) >= 0.0 {
                 pts.push(p);
             }
+        }
+        if let (Some((o, n)), false) = (self.clip, chord) {
+            // Without the chord, still its two ends: the base's extreme points across the arc
+            // line, where the narrowest slivers are seen from.
+            let along = TablePoint::new(-n.y, n.x);
+            let off = self.centre.sub(o).dot(n);
+            let half = (self.r * self.r - off * off).max(0.0).sqrt();
+            let mid = self.centre.sub(n.scale(off));
+            pts.push(self.pull_in(mid.add(along.scale(half))));
+            pts.push(self.pull_in(mid.sub(along.scale(half))));
         }
         if let (Some((o, n)), true) = (self.clip, chord) {
             // The straight edge of a clipped base: the chord along the arc line.
@@ -424,8 +424,16 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         z(t_lo).max(z(t_hi))
     };
     let apart = len > ra + rb;
-    if let Some(by) =
-        separating_chain(obstacles, &q, &hull, (&pa, &pb), line_lo, axis.scale(1.0 / len), zmax).filter(|_| apart)
+    if let Some(by) = separating_chain(
+        obstacles,
+        &q,
+        &hull,
+        (&pa, &pb),
+        line_lo,
+        (va.centre, axis.scale(1.0 / len), (-ra, len + rb)),
+        zmax,
+    )
+    .filter(|_| apart)
     {
         return verdict(None, by);
     }
@@ -473,7 +481,7 @@ fn separating_chain(
     hull: &[TablePoint],
     (pa, pb): (&[TablePoint], &[TablePoint]),
     line_lo: f64,
-    dir: TablePoint,
+    (origin, axis_dir, s_range): (TablePoint, TablePoint, (f64, f64)),
     zmax: impl Fn(TablePoint) -> f64,
 ) -> Option<Vec<Blocker>> {
     /// A blocker's part inside the hull: a clipped convex footprint, or a trooper's disc.
@@ -492,12 +500,17 @@ fn separating_chain(
             continue; // concave pieces are left to the sampling
         }
         // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-        let clipped = clip_to_convex(&t.polygon, hull);
-        let keep = clipped.len() >= 3
-            && (tall_over(&t.polygon, t.height_in) || tall_over(&clipped, t.height_in))
-            && !convex_polygons_meet(&clipped, pa)
-            && !convex_polygons_meet(&clipped, pb);
-        if keep {
+        let mut clipped = clip_to_convex(&t.polygon, hull);
+        if clipped.len() < 3 {
+            continue;
+        }
+        if !tall_over(&t.polygon, t.height_in) && !tall_over(&clipped, t.height_in) {
+            // The bound is monotone along the axis: keep the part beyond the point where the
+            // piece becomes taller than every line (a piece near the lower end of a sloping line).
+            let Some(part) = tall_part(&clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
+            clipped = part;
+        }
+        if !convex_polygons_meet(&clipped, pa) && !convex_polygons_meet(&clipped, pb) {
             parts.push((Blocker::Terrain(i), Part::Poly(clipped)));
         }
     }
@@ -505,7 +518,7 @@ fn separating_chain(
         let c = &obstacles.bodies[j];
         let r = c.radius();
         let keep = c.bottom() <= line_lo
-            && tall_over(&[c.centre.add(dir.scale(r)), c.centre.sub(dir.scale(r))], c.top())
+            && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
             && point_convex_distance(c.centre, pa) > r
             && point_convex_distance(c.centre, pb) > r;
         if keep {
@@ -548,6 +561,36 @@ fn separating_chain(
         }
     }
     None
+}
+
+/// The part of convex `poly` where it is taller than every line, given that the highest-line
+/// bound `zmax` is monotone along the axis `origin + dir·s`, `s` in `s_range`; `None` if no part.
+fn tall_part(
+    poly: &[TablePoint],
+    height: f64,
+    origin: TablePoint,
+    dir: TablePoint,
+    (lo, hi): (f64, f64),
+    zmax: impl Fn(TablePoint) -> f64,
+) -> Option<Vec<TablePoint>> {
+    let excess = |s: f64| zmax(origin.add(dir.scale(s))) + EPS - height;
+    let (at_lo, at_hi) = (excess(lo), excess(hi));
+    if (at_lo > 0.0) == (at_hi > 0.0) {
+        return None; // tall nowhere (tall everywhere was handled by the caller)
+    }
+    let (mut a, mut b) = (lo, hi);
+    for _ in 0..60 {
+        let m = 0.5 * (a + b);
+        if (excess(m) > 0.0) == (at_lo > 0.0) { a = m } else { b = m }
+    }
+    // Keep the side where the excess is ≤ 0, stepping a hair past the crossing to stay sound.
+    let (cut, keep_above) = if at_lo > 0.0 { (b + 1e-9, true) } else { (a - 1e-9, false) };
+    let mut out = Vec::with_capacity(poly.len() + 1);
+    clip_half_plane(poly, &mut out, |p| {
+        let s = p.sub(origin).dot(dir) - cut;
+        if keep_above { s } else { -s }
+    });
+    (out.len() >= 3).then_some(out)
 }
 
 fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Profile]) -> Option<[Point3; 2]> {
@@ -593,6 +636,22 @@ fn meets_outline(poly: &[TablePoint], a: TablePoint, b: TablePoint) -> bool {
     (0..n).any(|i| segments_touch(poly[i], poly[(i + 1) % n], a, b)) || locate(poly, a) == Where::Inside
 }
 
+/// One Sutherland–Hodgman step: append to `out` the part of `input` where `side(p) ≥ 0`
+/// (`side` linear in `p`, so crossings are found by interpolation).
+fn clip_half_plane(input: &[TablePoint], out: &mut Vec<TablePoint>, side: impl Fn(TablePoint) -> f64) {
+    let n = input.len();
+    for i in 0..n {
+        let (p, q) = (input[i], input[(i + 1) % n]);
+        let (sp, sq) = (side(p), side(q));
+        if sp >= 0.0 {
+            out.push(p);
+        }
+        if (sp >= 0.0) != (sq >= 0.0) {
+            out.push(p.lerp(q, sp / (sp - sq)));
+        }
+    }
+}
+
 /// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`.
 fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
     let mut out = Vec::with_capacity(poly.len() + clip.len());
@@ -603,17 +662,7 @@ fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
         let (c0, c1) = (clip[j], clip[(j + 1) % m]);
         std::mem::swap(&mut input, &mut out);
         out.clear();
-        let n = input.len();
-        for i in 0..n {
-            let (p, q) = (input[i], input[(i + 1) % n]);
-            let (op, oq) = (super::segment::orient(c0, c1, p), super::segment::orient(c0, c1, q));
-            if op >= 0.0 {
-                out.push(p);
-            }
-            if (op >= 0.0) != (oq >= 0.0) {
-                out.push(p.lerp(q, op / (op - oq)));
-            }
-        }
+        clip_half_plane(&input, &mut out, |p| super::segment::orient(c0, c1, p));
         if out.is_empty() {
             break;
         }
