@@ -501,13 +501,16 @@ fn separating_chain(
         }
         // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
         let mut clipped = clip_to_convex(&t.polygon, hull);
-        if clipped.len() < 3 {
-            continue;
+        if clipped.len() < 3 || signed_area(&clipped).abs() <= 1e-12 {
+            continue; // nothing inside, or only a touch along the hull's edge
         }
         if !tall_over(&t.polygon, t.height_in) && !tall_over(&clipped, t.height_in) {
             // The bound is monotone along the axis: keep the part beyond the point where the
             // piece becomes taller than every line (a piece near the lower end of a sloping line).
             let Some(part) = tall_part(&clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
+            if signed_area(&part).abs() <= 1e-12 {
+                continue;
+            }
             clipped = part;
         }
         if !convex_polygons_meet(&clipped, pa) && !convex_polygons_meet(&clipped, pb) {

@@ -271,25 +271,19 @@ pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
 }
 
 /// Whether two convex polygons (any orientation) share any point (touching counts), by the
-/// separating-axis test.
+/// separating-axis test on edge normals: they are apart exactly when every corner of one lies
+/// strictly outside some edge of the other.
 pub(crate) fn convex_polygons_meet(p: &[TablePoint], q: &[TablePoint]) -> bool {
-    let separated_by_edges_of = |a: &[TablePoint], b: &[TablePoint]| {
+    let outside_an_edge_of = |a: &[TablePoint], b: &[TablePoint]| {
         let n = a.len();
+        let sign = if signed_area(a) >= 0.0 { 1.0 } else { -1.0 };
         (0..n).any(|i| {
-            let e = a[(i + 1) % n].sub(a[i]);
-            let axis = TablePoint::new(-e.y, e.x);
-            let span = |pts: &[TablePoint]| {
-                pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                    let d = v.dot(axis);
-                    (lo.min(d), hi.max(d))
-                })
-            };
-            let ((a0, a1), (b0, b1)) = (span(a), span(b));
-            let tol = 1e-12 * axis.dot(axis).sqrt().max(1.0);
-            a1 < b0 - tol || b1 < a0 - tol
+            let (e0, e1) = (a[i], a[(i + 1) % n]);
+            let tol = 1e-12 * e1.sub(e0).norm().max(1.0);
+            b.iter().all(|&v| sign * orient(e0, e1, v) < -tol)
         })
     };
-    !separated_by_edges_of(p, q) && !separated_by_edges_of(q, p)
+    !outside_an_edge_of(p, q) && !outside_an_edge_of(q, p)
 }
 
 /// Whether polygon `poly` and convex polygon `convex` share any point.
@@ -352,6 +346,20 @@ mod tests {
         assert_eq!(locate(&h, p(1.0, 1.0)), Where::Inside);
         assert_eq!(locate(&h, p(2.0, 1.0)), Where::Boundary);
         assert_eq!(locate(&h, p(3.0, 1.0)), Where::Outside);
+    }
+
+    #[test]
+    fn convex_polygons_meet_when_touching_and_not_when_apart() {
+        let sq = |x: f64, y: f64| vec![p(x, y), p(x + 1.0, y), p(x + 1.0, y + 1.0), p(x, y + 1.0)];
+        let cw = |v: Vec<TablePoint>| v.into_iter().rev().collect::<Vec<_>>();
+        assert!(convex_polygons_meet(&sq(0.0, 0.0), &sq(1.0, 1.0))); // one shared corner
+        assert!(convex_polygons_meet(&sq(0.0, 0.0), &cw(sq(1.0, 0.0)))); // shared edge, mixed orientation
+        assert!(convex_polygons_meet(&sq(0.0, 0.0), &sq(0.5, 0.5)));
+        assert!(!convex_polygons_meet(&sq(0.0, 0.0), &sq(1.001, 0.0)));
+        // Apart only along a diagonal axis: a triangle off the square's corner.
+        let tri = vec![p(1.2, 1.0), p(2.0, 1.0), p(1.0, 2.0)];
+        assert!(!convex_polygons_meet(&sq(0.0, 0.0), &cw(tri.clone())));
+        assert!(convex_polygons_meet(&sq(0.0, 0.0), &[p(0.9, 1.0), p(2.0, 1.0), p(1.0, 2.0)]));
     }
 
     #[test]
