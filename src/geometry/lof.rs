@@ -22,8 +22,8 @@
 //!   the facing sides of both base outlines are sampled, every [`SAMPLE_SPACING_IN`]
 //!   (1.5 mm, half the rulebook's 3 mm): a piece of B at least 3 mm wide that can be seen is
 //!   found. Before sampling, two fast decisions settle most pairs: nothing stands in the convex
-//!   hull of both bases (**Clear**), or one convex piece taller than every line separates them
-//!   (**Blocked**).
+//!   hull of both bases (**Clear**), or a chain of touching pieces and troopers, each taller there
+//!   than any line can be, cuts the hull in two (**Blocked**, proved without sampling).
 //! * **Verdict.** `Clear` when nothing can block any line; `Partial` when some lines are blocked
 //!   (by the listed pieces: partial cover) and a clear one was found; `Blocked` when every line is.
 //!
