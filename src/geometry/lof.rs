@@ -218,23 +218,15 @@ impl Region {
                 pts.push(p);
             }
         }
-        if let (Some((o, n)), false) = (self.clip, chord) {
-            // Without the chord, still its two ends: the base's extreme points across the arc
-            // line, where the narrowest slivers are seen from.
+        if let Some((o, n)) = self.clip {
+            // The straight edge of a clipped base, along the arc line: all of it with `chord`,
+            // otherwise its two ends (the base's extreme points across the arc line, where the
+            // narrowest slivers are seen from).
             let along = TablePoint::new(-n.y, n.x);
             let off = self.centre.sub(o).dot(n);
             let half = (self.r * self.r - off * off).max(0.0).sqrt();
             let mid = self.centre.sub(n.scale(off));
-            pts.push(self.pull_in(mid.add(along.scale(half))));
-            pts.push(self.pull_in(mid.sub(along.scale(half))));
-        }
-        if let (Some((o, n)), true) = (self.clip, chord) {
-            // The straight edge of a clipped base: the chord along the arc line.
-            let along = TablePoint::new(-n.y, n.x);
-            let off = self.centre.sub(o).dot(n);
-            let half = (self.r * self.r - off * off).max(0.0).sqrt();
-            let mid = self.centre.sub(n.scale(off));
-            let k = ((2.0 * half / spacing).ceil() as usize).max(1);
+            let k = if chord { ((2.0 * half / spacing).ceil() as usize).max(1) } else { 1 };
             for i in 0..=k {
                 pts.push(self.pull_in(mid.add(along.scale(-half + 2.0 * half * i as f64 / k as f64))));
             }
@@ -423,23 +415,16 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         let z = |t: f64| best.0 + (best.1 - best.0) * t;
         z(t_lo).max(z(t_hi))
     };
-    let apart = len > ra + rb;
-    if let Some(by) = separating_chain(
-        obstacles,
-        &q,
-        &hull,
-        (&pa, &pb),
-        line_lo,
-        (va.centre, axis.scale(1.0 / len), (-ra, len + rb)),
-        zmax,
-    )
-    .filter(|_| apart)
+    let dir = axis.scale(1.0 / len);
+    // (The bound needs the bases apart; overlapping ones only reach here through the API.)
+    if len > ra + rb
+        && let Some(by) =
+            separating_chain(obstacles, &q, &hull, (&pa, &pb), line_lo, (va.centre, dir, (-ra, len + rb)), zmax)
     {
         return verdict(None, by);
     }
 
     // 4b. A few lines across the middle and both sides.
-    let dir = axis.scale(1.0 / axis_len2.sqrt());
     let perp = TablePoint::new(-dir.y, dir.x);
     let spread = |reg: &Region, ks: &[f64]| -> Vec<TablePoint> {
         ks.iter().map(|&k| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)))).collect()
