@@ -114,3 +114,73 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
     }
     Ok(out)
 }
+
+/// What `sightline replay` found: the lines to print, warnings for stderr, and the exit code.
+#[derive(Debug)]
+pub struct ReplayReport {
+    /// One JSON value per output line.
+    pub lines: Vec<Value>,
+    /// Messages for stderr (a torn last line that was skipped).
+    pub warnings: Vec<String>,
+    /// 0 when every event was accepted, 1 when any was rejected.
+    pub code: u8,
+}
+
+/// `sightline replay GAME [--at N]`: apply every event of a game file; one JSON line per event
+/// (its index, `accepted` or the rejection, and the state after it), or with `at`, the full state
+/// after event `at` (0: before the first event).
+pub fn replay(path: &Path, at: Option<usize>) -> Result<ReplayReport, CliError> {
+    use crate::rules::{Game, full_state, summary};
+    let file = crate::store::load(path).map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+    let mut warnings = Vec::new();
+    if let Some(t) = &file.torn {
+        warnings.push(format!(
+            "{}: line {}: torn last line skipped ({} bytes: {}); the game is read up to the line before",
+            path.display(),
+            t.line,
+            t.bytes,
+            t.error
+        ));
+    }
+    if let Some(n) = at
+        && n > file.events.len()
+    {
+        return Err(CliError::input(format!("--at {n}: the file has only {} events", file.events.len())));
+    }
+    let mut game =
+        Game::new(file.setup).map_err(|e| CliError::input(format!("{}: line 1: setup.{e}", path.display())))?;
+    let mut lines = Vec::new();
+    let mut code = 0;
+    if at == Some(0) {
+        lines.push(full_state(&game));
+    }
+    for (k, logged) in file.events.iter().enumerate() {
+        let index = k + 1;
+        let (result, next) = match game.apply(&logged.event) {
+            Ok(g) => (json!({"result": "accepted"}), Some(g)),
+            Err(r) => {
+                code = 1;
+                (json!({"result": "rejected", "rule": r.rule.name(), "reason": r.reason}), None)
+            }
+        };
+        if let Some(g) = next {
+            game = g;
+        }
+        if at.is_none() {
+            let mut line = json!({"index": index, "line": logged.line, "event": logged.event.kind()});
+            if let (Value::Object(m), Value::Object(r)) = (&mut line, result) {
+                m.extend(r);
+                m.insert("state".into(), summary(&game));
+            }
+            lines.push(line);
+        } else if at == Some(index) {
+            let mut state = full_state(&game);
+            if let (Value::Object(m), Value::Object(r)) = (&mut state, result) {
+                m.insert("event".into(), json!({"index": index, "line": logged.line, "type": logged.event.kind()}));
+                m.extend(r);
+            }
+            lines.push(state);
+        }
+    }
+    Ok(ReplayReport { lines, warnings, code })
+}

@@ -26,6 +26,15 @@ enum Command {
         #[arg(long, value_name = "ID")]
         visibility: Vec<String>,
     },
+    /// Apply every event of a game file; one JSON line per event with the state after it.
+    /// Exit 0 when every event was accepted, 1 when any was rejected, 2 for a file that cannot be read.
+    Replay {
+        /// The game file (JSON Lines; format in docs/game-format.md).
+        game: PathBuf,
+        /// Print only the full state after event N (0: before the first event).
+        #[arg(long, value_name = "N")]
+        at: Option<usize>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,6 +59,21 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Replay { game, at }) => match sightline::cli::replay(&game, at) {
+            Ok(report) => {
+                for w in &report.warnings {
+                    eprintln!("sightline replay: {w}");
+                }
+                for line in &report.lines {
+                    println!("{line}");
+                }
+                ExitCode::from(report.code)
+            }
+            Err(e) => {
+                eprintln!("sightline replay: {}", e.message);
+                ExitCode::from(e.code)
+            }
+        },
         None => match sightline::app::run(cli.scene.as_deref()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

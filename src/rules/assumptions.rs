@@ -1,0 +1,61 @@
+//! Named assumptions: N4 facts the rules digest marks unconfirmed (⚠️ or ❓), or that the sources
+//! leave silent, each as one constant that is easy to change. The README lists them all.
+//!
+//! Each constant names the digest section it comes from and what the alternative would be.
+
+/// Command Tokens each player has for the game (digest §4 "Command Tokens", ✅), before the
+/// Lieutenant's "+1 Command Token" option.
+pub const COMMAND_TOKENS_PER_GAME: u32 = 4;
+
+/// Number of Game Rounds (digest §8, ✅).
+pub const ROUNDS: u32 = 3;
+
+/// `DISCONNECTED_IS_NULL` (digest §4 "Null states", ❓: N3 chart only). A Disconnected trooper
+/// adds no Order and declares no Orders or AROs. Set to `false` to treat it as not Null.
+pub const DISCONNECTED_IS_NULL: bool = true;
+
+/// `RETREAT_THRESHOLD` (digest §4 "Retreat!", ✅ with its table: 300 → 75, 250 → 63, 150 → 38):
+/// an army is in Retreat! when its surviving points are at most a quarter of its points, the
+/// quarter rounded up. Returns the largest surviving total that is still in Retreat!.
+pub fn retreat_threshold(army_points: u32) -> u32 {
+    army_points.div_ceil(4)
+}
+
+/// `HARIS_PER_ARMY` (digest §7 "Types", ⚠️: N3 says one Haris; the 2022 chart sets it per
+/// Sectorial). At most this many Haris Fireteams on the table at once.
+pub const HARIS_PER_ARMY: usize = 1;
+
+/// `CORE_PER_ARMY` (digest §7 "Types", ✅ "1 unless a rule says otherwise").
+pub const CORE_PER_ARMY: usize = 1;
+
+/// `SOLO_ACTIVATION_LEAVES_FIRETEAM` (the sources are silent): a Fireteam member activated on its
+/// own — not by the Team Leader's Order for the whole Fireteam — leaves the Fireteam when that
+/// Order is declared, as an Irregular member spending its own Order does (Fireteam Integrity,
+/// case 3). Set to `false` to refuse such activations instead.
+pub const SOLO_ACTIVATION_LEAVES_FIRETEAM: bool = true;
+
+/// `COORDINATED_EXCLUDES_PERIPHERALS` (digest §4 "Coordinated Orders", ⚠️ seen in N5): Peripherals
+/// and their Controllers cannot take part in a Coordinated Order.
+pub const COORDINATED_EXCLUDES_PERIPHERALS: bool = true;
+
+/// Fewest troopers in a Coordinated Order (the digest gives "up to 4"; one trooper is a plain
+/// Order, so a Coordinated Order needs at least two).
+pub const COORDINATED_MIN: usize = 2;
+
+/// Most troopers in a Coordinated Order (digest §4, ✅).
+pub const COORDINATED_MAX: usize = 4;
+
+/// `FACE_FREELY_WHILE_MOVING` (the sources are silent on facing during a move): for a skill that
+/// needs LoF declared in the same Order as a movement, LoF may be drawn from any point of the
+/// route in any direction (the trooper turns as it moves). Without a movement the trooper's own
+/// front arc is used.
+pub const FACE_FREELY_WHILE_MOVING: bool = true;
+
+/// `NEW_LIEUTENANT_IN_RETREAT` (digest §4 "Loss of Lieutenant", ⚠️ N3): under Retreat! no new
+/// Lieutenant can be named at the end of the Turn.
+pub const NEW_LIEUTENANT_IN_RETREAT: bool = false;
+
+/// `STRATEGIC_USE_WINDOW` (digest §4 "Command Tokens", ✅ "at the end of the opponent's first Order
+/// Count"): the second player's Strategic Use is accepted after the first Turn's Order Count and
+/// before the first Order of that Turn is spent.
+pub const STRATEGIC_ORDERS_REMOVED: u32 = 2;

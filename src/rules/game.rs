@@ -1,0 +1,2102 @@
+//! The game: its state, the events that change it, and [`Game::apply`].
+//!
+//! Turn structure (digest §8): Tactical Phase (Executive Use of Command Tokens, then the
+//! [`Event::OrderCount`] step, which also runs the Retreat! and Loss of Lieutenant checks and the
+//! Fireteam rejoin), Impetuous Phase, Orders Phase, then [`Event::EndTurn`] (States Phase and end
+//! of Turn: a new Lieutenant after Loss of Lieutenant).
+//!
+//! An Order follows the Order Expenditure Sequence (seed 000, 1.1.1 wording):
+//! [`Event::Activate`] (1, 1.1) → [`Event::Declare`] the first skill (1.2) → ARO window 1 (2:
+//! [`Event::DeclareAro`] …, [`Event::CloseAroWindow`]) → [`Event::Declare`] the second skill (3)
+//! → ARO window 2 (4) → [`Event::Resolve`] (5, 5.1, 5.2).
+
+use super::assumptions as assume;
+use super::fireteam::{self, Fireteam, FireteamKind};
+use super::roster::{Ability, LieutenantOption, Placement, Setup, SetupError, State, Training};
+use super::skills::{self, SkillKind};
+use super::{BySide, opponent};
+use crate::geometry::{Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, line_of_fire, route_events, zoc};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc as Shared;
+
+/// The N4 rule an event broke: what a [`Rejection`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Rule {
+    /// Game Sequence (digest §8): what may happen in this phase.
+    #[serde(rename = "Game Sequence")]
+    GameSequence,
+    /// Orders and the Order Pool (seed 002).
+    #[serde(rename = "Orders and the Order Pool")]
+    OrderPool,
+    /// Irregular Orders (seed 002).
+    #[serde(rename = "Irregular Order")]
+    IrregularOrder,
+    /// Special Lieutenant Order (seed 002 and its FAQs).
+    #[serde(rename = "Special Lieutenant Order")]
+    LieutenantOrder,
+    /// Tactical Awareness (digest §4).
+    #[serde(rename = "Tactical Awareness")]
+    TacticalAwareness,
+    /// Impetuous (digest §4).
+    #[serde(rename = "Impetuous")]
+    Impetuous,
+    /// Coordinated Orders (digest §4).
+    #[serde(rename = "Coordinated Orders")]
+    CoordinatedOrder,
+    /// Command Tokens (digest §4).
+    #[serde(rename = "Command Tokens")]
+    CommandTokens,
+    /// Order Expenditure Sequence (seed 000).
+    #[serde(rename = "Order Expenditure Sequence")]
+    OrderExpenditure,
+    /// Structure of an Order: skill combinations (seed 000).
+    #[serde(rename = "Structure of an Order")]
+    StructureOfAnOrder,
+    /// ARO: Automatic Reaction Order (seeds 000, 001).
+    #[serde(rename = "ARO")]
+    Aro,
+    /// Fireteams (digest §7, seed 003).
+    #[serde(rename = "Fireteams")]
+    Fireteams,
+    /// Null states (digest §4).
+    #[serde(rename = "Null State")]
+    NullState,
+    /// Isolated State (digest §4).
+    #[serde(rename = "Isolated State")]
+    Isolated,
+    /// Retreat! (digest §4).
+    #[serde(rename = "Retreat!")]
+    Retreat,
+    /// Loss of Lieutenant (digest §4).
+    #[serde(rename = "Loss of Lieutenant")]
+    LossOfLieutenant,
+    /// Peripherals (seed 002, digest §4).
+    #[serde(rename = "Peripheral")]
+    Peripheral,
+    /// Line of Fire requirements (seed 000 FAQ: checked when the skill is declared).
+    #[serde(rename = "Line of Fire")]
+    LineOfFire,
+    /// Camouflaged State: a marker cannot be attacked until Discovered (digest §6).
+    #[serde(rename = "Camouflaged State")]
+    Camouflage,
+    /// The event names something that does not exist, or is not on the table.
+    #[serde(rename = "Bad input")]
+    BadInput,
+}
+
+impl Rule {
+    /// The rule's N4 name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::GameSequence => "Game Sequence",
+            Rule::OrderPool => "Orders and the Order Pool",
+            Rule::IrregularOrder => "Irregular Order",
+            Rule::LieutenantOrder => "Special Lieutenant Order",
+            Rule::TacticalAwareness => "Tactical Awareness",
+            Rule::Impetuous => "Impetuous",
+            Rule::CoordinatedOrder => "Coordinated Orders",
+            Rule::CommandTokens => "Command Tokens",
+            Rule::OrderExpenditure => "Order Expenditure Sequence",
+            Rule::StructureOfAnOrder => "Structure of an Order",
+            Rule::Aro => "ARO",
+            Rule::Fireteams => "Fireteams",
+            Rule::NullState => "Null State",
+            Rule::Isolated => "Isolated State",
+            Rule::Retreat => "Retreat!",
+            Rule::LossOfLieutenant => "Loss of Lieutenant",
+            Rule::Peripheral => "Peripheral",
+            Rule::LineOfFire => "Line of Fire",
+            Rule::Camouflage => "Camouflaged State",
+            Rule::BadInput => "Bad input",
+        }
+    }
+}
+
+/// Why an event was refused: the rule and what about it. The game is left unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{} — {reason}", rule.name())]
+pub struct Rejection {
+    /// The rule broken.
+    pub rule: Rule,
+    /// What was wrong.
+    pub reason: String,
+}
+
+fn reject<T>(rule: Rule, reason: impl Into<String>) -> Result<T, Rejection> {
+    Err(Rejection { rule, reason: reason.into() })
+}
+
+/// Where the game is in a Player Turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Tactical Phase, step 1: Executive Use of Command Tokens (then [`Event::OrderCount`]).
+    Tactical,
+    /// Impetuous Phase: free activations of Impetuous troopers.
+    Impetuous,
+    /// Orders Phase.
+    Orders,
+    /// After the last Turn of the last Round, or when a player has no trooper left.
+    GameOver,
+}
+
+/// Which Order activates the trooper(s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderSource {
+    /// A Regular Order from the trooper's own Combat Group's pool.
+    Regular,
+    /// The trooper's own Irregular Order.
+    Irregular,
+    /// The Special Lieutenant Order (the Lieutenant, or an NCO).
+    Lieutenant,
+    /// The Tactical Awareness Order.
+    TacticalAwareness,
+    /// The free Impetuous activation (Impetuous Phase).
+    Impetuous,
+    /// A Coordinated Order: 1 Command Token + 1 Regular Order, 2–4 troopers.
+    Coordinated,
+}
+
+/// A move declared for one activated trooper.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    /// Who moves.
+    pub trooper: String,
+    /// The points it moves through after where it stands, inches. For a trooper not yet on the
+    /// table, the first point is where it enters.
+    pub route: Vec<(f64, f64)>,
+    /// Its facing at the end, degrees (default: along the last leg).
+    #[serde(default)]
+    pub facing: Option<f64>,
+}
+
+/// A skill declared by the Active Player (seed 000: "all details … must be specified when it is
+/// declared").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Declaration {
+    /// The skill's id in the catalogue ([`skills::CATALOGUE`]).
+    pub skill: String,
+    /// Routes, for a movement skill: one per activated trooper that moves.
+    #[serde(default)]
+    pub moves: Vec<Move>,
+    /// Targets (troopers), for a skill that has them.
+    #[serde(default)]
+    pub targets: Vec<String>,
+    /// Troopers under a Template placed by this skill.
+    #[serde(default)]
+    pub template_hits: Vec<String>,
+}
+
+/// An ARO declared by a reactive trooper.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AroDeclaration {
+    /// The reacting trooper.
+    pub trooper: String,
+    /// The skill's id; it must be usable in ARO.
+    pub skill: String,
+    /// One of the troopers activated by this Order.
+    pub target: String,
+}
+
+/// What players report happened at Resolution (sightline does not roll dice).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Outcome {
+    /// The trooper enters a state (Unconscious, Dead, Isolated …).
+    Enter {
+        /// Who.
+        trooper: String,
+        /// The state.
+        state: State,
+    },
+    /// The trooper leaves a state (a Doctor's or Engineer's success, a Reset …).
+    Leave {
+        /// Who.
+        trooper: String,
+        /// The state.
+        state: State,
+    },
+    /// The trooper now stands here (a Dodge movement, a Jump's landing …), inches.
+    Place {
+        /// Who.
+        trooper: String,
+        /// x, inches.
+        x: f64,
+        /// y, inches.
+        y: f64,
+        /// New facing, degrees.
+        #[serde(default)]
+        facing: Option<f64>,
+    },
+    /// The trooper turns to a new facing (an Alert) , degrees.
+    Face {
+        /// Who.
+        trooper: String,
+        /// Facing, degrees.
+        facing: f64,
+    },
+    /// The trooper's skill failed its Requirements and became an Idle (recorded only).
+    Idle {
+        /// Who.
+        trooper: String,
+    },
+}
+
+/// A Strategic Use of a Command Token by the player with the second Turn (digest §4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "use", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StrategicUse {
+    /// Remove 2 Regular Orders from the opponent's pools for this Turn: `(group index, orders)`.
+    RemoveOrders {
+        /// From which Combat Groups, and how many each (2 in all).
+        from: Vec<(usize, u32)>,
+    },
+    /// Limit the opponent to 1 Command Token this Turn.
+    LimitCommandTokens,
+    /// Put one of the player's own troopers into Suppressive Fire.
+    SuppressiveFire {
+        /// Which trooper.
+        trooper: String,
+    },
+}
+
+/// A player's action: the only way a game changes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// Tactical Phase: end the Executive Use step; run the Retreat! check, the Loss of Lieutenant
+    /// check and the Order Count; rejoin Fireteam members in Coherency.
+    OrderCount,
+    /// Executive Use of a Command Token: create a Fireteam.
+    CreateFireteam {
+        /// New Fireteam's id (unique in the game).
+        id: String,
+        /// Its type.
+        kind: FireteamKind,
+        /// Team Leader.
+        leader: String,
+        /// Members, the leader included.
+        members: Vec<String>,
+    },
+    /// Cancel a Fireteam voluntarily, at no cost (Fireteam Cancellation case 6).
+    CancelFireteam {
+        /// Which.
+        id: String,
+    },
+    /// Name another member Team Leader (between Orders).
+    ChangeLeader {
+        /// Which Fireteam.
+        fireteam: String,
+        /// The new leader.
+        leader: String,
+    },
+    /// The second player's Strategic Use of a Command Token after the first Order Count.
+    StrategicCommandToken(StrategicUse),
+    /// Spend an Order to activate troopers (Order Expenditure Sequence 1, 1.1).
+    Activate {
+        /// Which Order.
+        source: OrderSource,
+        /// Who: one trooper (a Fireteam's leader activates the whole Fireteam; a Controller may
+        /// bring its Peripherals), or 2–4 for a Coordinated Order, the Spearhead first.
+        troopers: Vec<String>,
+    },
+    /// Declare the first skill (1.2) or the second (3).
+    Declare(Declaration),
+    /// A reactive trooper declares its ARO (2.2, 4.2).
+    DeclareAro(AroDeclaration),
+    /// The Reactive Player has declared every ARO of this window; eligible troopers that did not
+    /// declare lose their ARO against this Order.
+    CloseAroWindow {
+        /// Fireteam id → the skill the player chooses as the Fireteam's ARO when there is no
+        /// majority (seed 003).
+        #[serde(default)]
+        fireteam_aro: BTreeMap<String, String>,
+    },
+    /// Resolution (5), Effects (5.1) and Conclusion (5.2): apply what happened; end the Order.
+    Resolve {
+        /// What happened.
+        #[serde(default)]
+        outcomes: Vec<Outcome>,
+    },
+    /// End the Impetuous Phase (unused Impetuous tokens are removed).
+    EndImpetuousPhase,
+    /// States Phase and end of Turn. After Loss of Lieutenant, name the new Lieutenant.
+    EndTurn {
+        /// The new Lieutenant, when the army is in Loss of Lieutenant.
+        #[serde(default)]
+        new_lieutenant: Option<String>,
+    },
+}
+
+impl Event {
+    /// The event's type name, as in game files.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::OrderCount => "order_count",
+            Event::CreateFireteam { .. } => "create_fireteam",
+            Event::CancelFireteam { .. } => "cancel_fireteam",
+            Event::ChangeLeader { .. } => "change_leader",
+            Event::StrategicCommandToken(_) => "strategic_command_token",
+            Event::Activate { .. } => "activate",
+            Event::Declare(_) => "declare",
+            Event::DeclareAro(_) => "declare_aro",
+            Event::CloseAroWindow { .. } => "close_aro_window",
+            Event::Resolve { .. } => "resolve",
+            Event::EndImpetuousPhase => "end_impetuous_phase",
+            Event::EndTurn { .. } => "end_turn",
+        }
+    }
+}
+
+/// Why a reactive trooper may declare an ARO (seed 001's list).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum AroReason {
+    /// An activated enemy is in its LoF at some point of its route.
+    Lof {
+        /// The activated trooper.
+        of: String,
+        /// The first point of that trooper's route in LoF, inches.
+        at: (f64, f64),
+    },
+    /// An activated enemy is inside its ZoC at some point of its route (measured from the Active
+    /// Trooper, seed 000 1.1.1 step 2.1).
+    Zoc {
+        /// The activated trooper.
+        of: String,
+        /// The first point inside, inches.
+        at: (f64, f64),
+    },
+    /// An activated enemy is in its Hacking Area (its ZoC, or a Repeater's ZoC, digest §1).
+    HackingArea {
+        /// The activated trooper.
+        of: String,
+        /// The Repeater that carries the Hacking Area.
+        via: String,
+    },
+    /// Sixth Sense: it is the target of an Attack by an activated enemy outside its LoF.
+    SixthSense {
+        /// The attacker.
+        of: String,
+    },
+    /// It is under a Template placed by this Order.
+    Template {
+        /// Who placed it.
+        of: String,
+    },
+    /// It is the target of a Comms Attack.
+    CommsAttack {
+        /// The attacker.
+        of: String,
+    },
+}
+
+impl AroReason {
+    fn of(&self) -> &str {
+        match self {
+            AroReason::Lof { of, .. }
+            | AroReason::Zoc { of, .. }
+            | AroReason::HackingArea { of, .. }
+            | AroReason::SixthSense { of }
+            | AroReason::Template { of }
+            | AroReason::CommsAttack { of } => of,
+        }
+    }
+}
+
+/// Where an Order is in the Order Expenditure Sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderStep {
+    /// 1.2: waiting for the first skill (or the Entire Order).
+    FirstSkill,
+    /// 2: the Reactive Player's first ARO window.
+    AroWindow1,
+    /// 3: waiting for the second skill (or Resolution when there is none).
+    SecondSkill,
+    /// 4: the second ARO window.
+    AroWindow2,
+    /// 5: waiting for the outcome.
+    Resolution,
+}
+
+/// An ARO that was declared, with the window it was declared in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeclaredAro {
+    /// The declaration.
+    #[serde(flatten)]
+    pub aro: AroDeclaration,
+    /// Window 1 or 2.
+    pub window: u8,
+    /// Its Burst (seed 000: B1 in ARO unless a rule says otherwise; a reactive Fireteam of 3+ adds 1).
+    pub burst: u32,
+}
+
+/// The Order being carried out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Activation {
+    /// Which Order was spent.
+    pub source: OrderSource,
+    /// Every trooper activated by it.
+    pub troopers: Vec<String>,
+    /// The Spearhead of a Coordinated Order.
+    pub spearhead: Option<String>,
+    /// The Fireteam activated, if any.
+    pub fireteam: Option<String>,
+    /// The skills declared so far.
+    pub skills: Vec<Declaration>,
+    /// The step.
+    pub step: OrderStep,
+    /// Each activated trooper's path this Order: where it stood, then every point it moved through.
+    pub paths: BTreeMap<String, Vec<(f64, f64)>>,
+    /// Troopers eligible in window 1, with why.
+    pub eligible_1: BTreeMap<String, Vec<AroReason>>,
+    /// Troopers eligible in window 2 (not eligible in window 1), with why.
+    pub eligible_2: BTreeMap<String, Vec<AroReason>>,
+    /// AROs declared.
+    pub declared: Vec<DeclaredAro>,
+    /// Eligible troopers that did not declare in their window and lost their ARO.
+    pub lost: Vec<String>,
+    /// The Fireteam ARO of each reactive Fireteam (seed 003 majority rule).
+    pub fireteam_aro: BTreeMap<String, String>,
+}
+
+impl Activation {
+    /// Troopers that may declare an ARO now, with why (those of the open window that have not
+    /// declared yet).
+    pub fn eligible_now(&self) -> Vec<(&String, &Vec<AroReason>)> {
+        let window = match self.step {
+            OrderStep::AroWindow1 => &self.eligible_1,
+            OrderStep::AroWindow2 => &self.eligible_2,
+            _ => return Vec::new(),
+        };
+        window.iter().filter(|(id, _)| !self.declared.iter().any(|d| &d.aro.trooper == *id)).collect()
+    }
+}
+
+/// A trooper in play: its list entry plus where it stands and its states.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrooperState {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Whose.
+    pub side: Side,
+    /// Its Combat Group (index).
+    pub group: usize,
+    /// Silhouette.
+    pub silhouette: crate::geometry::Silhouette,
+    /// Training on the army list.
+    pub training: Training,
+    /// Army points.
+    pub points: u32,
+    /// Abilities.
+    pub abilities: Vec<Ability>,
+    /// The Lieutenant option it was listed with.
+    pub lieutenant_option: Option<LieutenantOption>,
+    /// Its Controller, for a Peripheral.
+    pub peripheral_of: Option<String>,
+    /// Where it stands (`None`: not on the table yet).
+    pub position: Option<Placement>,
+    /// Its states.
+    pub states: BTreeSet<State>,
+}
+
+impl TrooperState {
+    /// Whether it has `a`.
+    pub fn has(&self, a: Ability) -> bool {
+        self.abilities.contains(&a)
+    }
+
+    /// In a Null state.
+    pub fn is_null(&self) -> bool {
+        self.states.iter().any(|s| s.is_null())
+    }
+
+    /// Whether it is in `s`.
+    pub fn is(&self, s: State) -> bool {
+        self.states.contains(&s)
+    }
+
+    /// On the table as a model or marker, and not removed (Dead).
+    pub fn on_table(&self) -> bool {
+        self.position.is_some() && !self.is(State::Dead)
+    }
+
+    /// The body geometry sees.
+    pub fn body(&self) -> Option<Body> {
+        let p = self.position?;
+        if self.is(State::Dead) {
+            return None;
+        }
+        let arc = if self.has(Ability::Arc360) || self.is(State::Camouflaged) { Arc::All360 } else { Arc::Front180 };
+        Some(Body::new(p.point(), self.silhouette).facing(p.facing).elevated(p.elevation).with_arc(arc))
+    }
+}
+
+/// A game of Infinity N4: validated setup plus everything the events did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Game {
+    setup: Shared<Setup>,
+    table: Table,
+    terrain: Shared<Vec<Terrain>>,
+    troopers: Vec<TrooperState>,
+    round: u32,
+    turn: u8,
+    phase: Phase,
+    order: Option<Activation>,
+    lieutenant: BySide<Option<String>>,
+    loss_of_lieutenant: BySide<bool>,
+    retreat: BySide<bool>,
+    command_tokens: BySide<u32>,
+    ct_limit: Option<u32>,
+    ct_spent_this_turn: u32,
+    pools: BySide<Vec<u32>>,
+    irregular: BTreeMap<String, u32>,
+    tactical: BTreeSet<String>,
+    impetuous: BTreeSet<String>,
+    lieutenant_orders: BySide<u32>,
+    fireteams: BySide<Vec<Fireteam>>,
+    orders_this_turn: u32,
+    strategic_used: bool,
+    events: usize,
+}
+
+/// A point rounded to thousandths of an inch, for reasons people read.
+fn pt(p: TablePoint) -> (f64, f64) {
+    ((p.x * 1000.0).round() / 1000.0, (p.y * 1000.0).round() / 1000.0)
+}
+
+impl Game {
+    /// Start a game from a setup: validate it, deploy, and open player `first`'s first Tactical
+    /// Phase (round 1, turn 1).
+    pub fn new(setup: Setup) -> Result<Game, SetupError> {
+        setup.validate()?;
+        let terrain = setup.terrain_pieces()?;
+        let troopers: Vec<TrooperState> = setup
+            .troopers()
+            .map(|(side, group, t)| TrooperState {
+                id: t.id.clone(),
+                name: if t.name.is_empty() { t.id.clone() } else { t.name.clone() },
+                side,
+                group,
+                silhouette: t.silhouette,
+                training: t.training,
+                points: t.points,
+                abilities: t.abilities.clone(),
+                lieutenant_option: t.lieutenant_option,
+                peripheral_of: t.peripheral_of.clone(),
+                position: t.position,
+                states: t.states.iter().copied().collect(),
+            })
+            .collect();
+        let lt =
+            |side: Side| troopers.iter().find(|t| t.side == side && t.has(Ability::Lieutenant)).map(|t| t.id.clone());
+        let tokens = |side: Side| {
+            let extra = troopers
+                .iter()
+                .any(|t| t.side == side && t.lieutenant_option == Some(LieutenantOption::ExtraCommandToken));
+            assume::COMMAND_TOKENS_PER_GAME + u32::from(extra)
+        };
+        let fireteams = |side: Side| {
+            setup
+                .armies
+                .get(side)
+                .fireteams
+                .iter()
+                .map(|f| Fireteam {
+                    id: f.id.clone(),
+                    kind: f.kind,
+                    leader: f.leader.clone(),
+                    members: f.members.clone(),
+                    left: Vec::new(),
+                    cancel_at_end_of_order: None,
+                })
+                .collect()
+        };
+        let pools = |side: Side| vec![0; setup.armies.get(side).groups.len()];
+        let game = Game {
+            table: setup.table,
+            terrain: Shared::new(terrain),
+            lieutenant: BySide { a: lt(Side::A), b: lt(Side::B) },
+            command_tokens: BySide { a: tokens(Side::A), b: tokens(Side::B) },
+            fireteams: BySide { a: fireteams(Side::A), b: fireteams(Side::B) },
+            pools: BySide { a: pools(Side::A), b: pools(Side::B) },
+            troopers,
+            round: 1,
+            turn: 1,
+            phase: Phase::Tactical,
+            order: None,
+            loss_of_lieutenant: BySide::default(),
+            retreat: BySide::default(),
+            ct_limit: None,
+            ct_spent_this_turn: 0,
+            irregular: BTreeMap::new(),
+            tactical: BTreeSet::new(),
+            impetuous: BTreeSet::new(),
+            lieutenant_orders: BySide::default(),
+            orders_this_turn: 0,
+            strategic_used: false,
+            events: 0,
+            setup: Shared::new(setup),
+        };
+        let ids: BTreeSet<&str> = game.fireteams.a.iter().chain(&game.fireteams.b).map(|f| f.id.as_str()).collect();
+        if ids.len() != game.fireteams.a.len() + game.fireteams.b.len() {
+            return Err(SetupError { field: "armies.*.fireteams".into(), reason: "two Fireteams share an id".into() });
+        }
+        Ok(game)
+    }
+
+    /// Replay `events` on a new game from `setup`: the game after them, and each event's
+    /// outcome (a rejected event leaves the game unchanged and replay goes on). Undo to event N
+    /// is `replay(setup, &events[..N])`.
+    pub fn replay(setup: Setup, events: &[Event]) -> Result<(Game, Vec<Result<(), Rejection>>), SetupError> {
+        let mut game = Game::new(setup)?;
+        let mut results = Vec::with_capacity(events.len());
+        for e in events {
+            match game.apply(e) {
+                Ok(g) => {
+                    game = g;
+                    results.push(Ok(()));
+                }
+                Err(r) => results.push(Err(r)),
+            }
+        }
+        Ok((game, results))
+    }
+
+    /// Apply one event: the new game, or the rule it breaks (and `self` is unchanged).
+    pub fn apply(&self, event: &Event) -> Result<Game, Rejection> {
+        let mut g = self.clone();
+        match event {
+            Event::OrderCount => g.order_count()?,
+            Event::CreateFireteam { id, kind, leader, members } => g.create_fireteam(id, *kind, leader, members)?,
+            Event::CancelFireteam { id } => g.cancel_fireteam(id)?,
+            Event::ChangeLeader { fireteam, leader } => g.change_leader(fireteam, leader)?,
+            Event::StrategicCommandToken(u) => g.strategic(u)?,
+            Event::Activate { source, troopers } => g.activate(*source, troopers)?,
+            Event::Declare(d) => g.declare(d)?,
+            Event::DeclareAro(a) => g.declare_aro(a)?,
+            Event::CloseAroWindow { fireteam_aro } => g.close_aro_window(fireteam_aro)?,
+            Event::Resolve { outcomes } => g.resolve(outcomes)?,
+            Event::EndImpetuousPhase => g.end_impetuous()?,
+            Event::EndTurn { new_lieutenant } => g.end_turn(new_lieutenant.as_deref())?,
+        }
+        g.events += 1;
+        Ok(g)
+    }
+
+    // ----- queries -------------------------------------------------------------------------
+
+    /// The setup the game started from.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Game Round, 1 to 3.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Player Turn within the Round, 1 or 2.
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The Active Player.
+    pub fn active(&self) -> Side {
+        if self.turn == 1 { self.setup.first } else { opponent(self.setup.first) }
+    }
+
+    /// The Reactive Player.
+    pub fn reactive(&self) -> Side {
+        opponent(self.active())
+    }
+
+    /// The Order being carried out, if any.
+    pub fn order(&self) -> Option<&Activation> {
+        self.order.as_ref()
+    }
+
+    /// Every trooper.
+    pub fn troopers(&self) -> &[TrooperState] {
+        &self.troopers
+    }
+
+    /// The trooper with id `id`.
+    pub fn trooper(&self, id: &str) -> Option<&TrooperState> {
+        self.troopers.iter().find(|t| t.id == id)
+    }
+
+    /// Regular Orders left in `side`'s Combat Group `group` this Turn.
+    pub fn pool(&self, side: Side, group: usize) -> u32 {
+        self.pools.get(side).get(group).copied().unwrap_or(0)
+    }
+
+    /// Every Combat Group's pool of `side`.
+    pub fn pools(&self, side: Side) -> &[u32] {
+        self.pools.get(side)
+    }
+
+    /// Irregular Orders held, by trooper.
+    pub fn irregular_orders(&self) -> &BTreeMap<String, u32> {
+        &self.irregular
+    }
+
+    /// Troopers holding a Tactical Awareness Order.
+    pub fn tactical_awareness_orders(&self) -> &BTreeSet<String> {
+        &self.tactical
+    }
+
+    /// Troopers holding an Impetuous token.
+    pub fn impetuous_tokens(&self) -> &BTreeSet<String> {
+        &self.impetuous
+    }
+
+    /// Special Lieutenant Orders left to `side` this Turn.
+    pub fn lieutenant_orders(&self, side: Side) -> u32 {
+        *self.lieutenant_orders.get(side)
+    }
+
+    /// `side`'s Lieutenant (private information in play; the engine knows it).
+    pub fn lieutenant(&self, side: Side) -> Option<&str> {
+        self.lieutenant.get(side).as_deref()
+    }
+
+    /// Whether `side` is in Loss of Lieutenant this Turn.
+    pub fn loss_of_lieutenant(&self, side: Side) -> bool {
+        *self.loss_of_lieutenant.get(side)
+    }
+
+    /// Whether `side` is in Retreat!.
+    pub fn in_retreat(&self, side: Side) -> bool {
+        *self.retreat.get(side)
+    }
+
+    /// Command Tokens `side` has left.
+    pub fn command_tokens(&self, side: Side) -> u32 {
+        *self.command_tokens.get(side)
+    }
+
+    /// `side`'s Fireteams.
+    pub fn fireteams(&self, side: Side) -> &[Fireteam] {
+        self.fireteams.get(side)
+    }
+
+    /// Events applied so far.
+    pub fn events_applied(&self) -> usize {
+        self.events
+    }
+
+    /// Who may use `side`'s Special Lieutenant Order now: the Lieutenant and NCOs not Isolated
+    /// and not Null (seed 002 FAQs).
+    pub fn lieutenant_order_users(&self, side: Side) -> Vec<&str> {
+        if self.lieutenant_orders(side) == 0 {
+            return Vec::new();
+        }
+        self.troopers
+            .iter()
+            .filter(|t| t.side == side && t.on_table() && !t.is_null() && !t.is(State::Isolated))
+            .filter(|t| self.lieutenant(side) == Some(t.id.as_str()) || t.has(Ability::Nco))
+            .map(|t| t.id.as_str())
+            .collect()
+    }
+
+    /// The training a trooper counts as now: Irregular when listed so, when its army is in Loss
+    /// of Lieutenant (or Retreat!, unless it ignores Retreat!), or when it is Isolated (digest §4).
+    pub fn training_now(&self, t: &TrooperState) -> Training {
+        let lol = self.loss_of_lieutenant(t.side) && !(self.in_retreat(t.side) && t.has(Ability::IgnoresRetreat));
+        if t.training == Training::Irregular || lol || t.is(State::Isolated) {
+            Training::Irregular
+        } else {
+            Training::Regular
+        }
+    }
+
+    /// Whether each member of a Fireteam is in Coherency (inside the Team Leader's ZoC).
+    pub fn coherency(&self, f: &Fireteam) -> BTreeMap<String, bool> {
+        let leader = self.trooper(&f.leader).and_then(|t| t.body());
+        f.members
+            .iter()
+            .map(|m| {
+                let ok = match (leader, self.trooper(m).and_then(|t| t.body())) {
+                    (Some(l), Some(b)) => m == &f.leader || zoc(&l, &b).is_inside(),
+                    _ => false,
+                };
+                (m.clone(), ok)
+            })
+            .collect()
+    }
+
+    // ----- helpers ----------------------------------------------------------------------------
+
+    fn index(&self, id: &str) -> Result<usize, Rejection> {
+        match self.troopers.iter().position(|t| t.id == id) {
+            Some(i) => Ok(i),
+            None => reject(Rule::BadInput, format!("no trooper \"{id}\" in this game")),
+        }
+    }
+
+    fn fireteam_of(&self, id: &str) -> Option<(Side, usize)> {
+        for side in [Side::A, Side::B] {
+            if let Some(k) = self.fireteams.get(side).iter().position(|f| f.members.iter().any(|m| m == id)) {
+                return Some((side, k));
+            }
+        }
+        None
+    }
+
+    fn need_no_order(&self, what: &str) -> Result<(), Rejection> {
+        if self.order.is_some() {
+            return reject(Rule::OrderExpenditure, format!("{what} cannot happen while an Order is being carried out"));
+        }
+        Ok(())
+    }
+
+    fn spend_command_token(&mut self, side: Side, what: &str) -> Result<(), Rejection> {
+        if side != self.active() {
+            return reject(
+                Rule::CommandTokens,
+                format!("{what}: no Command Tokens may be spent in your Reactive Turn"),
+            );
+        }
+        if self.command_tokens(side) == 0 {
+            return reject(Rule::CommandTokens, format!("{what}: no Command Tokens left"));
+        }
+        if let Some(limit) = self.ct_limit
+            && self.ct_spent_this_turn >= limit
+        {
+            return reject(
+                Rule::CommandTokens,
+                format!("{what}: limited to {limit} Command Token this Turn (Strategic Use)"),
+            );
+        }
+        *self.command_tokens.get_mut(side) -= 1;
+        self.ct_spent_this_turn += 1;
+        Ok(())
+    }
+
+    /// Every trooper's body (None when off the table or Dead).
+    fn bodies(&self) -> (Vec<Body>, Vec<Option<usize>>) {
+        let mut bodies = Vec::new();
+        let map = self
+            .troopers
+            .iter()
+            .map(|t| {
+                t.body().map(|b| {
+                    bodies.push(b);
+                    bodies.len() - 1
+                })
+            })
+            .collect();
+        (bodies, map)
+    }
+
+    /// A member leaves its Fireteam (seed 003); a leader leaving cancels it at the end of the Order.
+    fn leave_fireteam(&mut self, id: &str, why: &str) {
+        let Some((side, k)) = self.fireteam_of(id) else { return };
+        let f = &mut self.fireteams.get_mut(side)[k];
+        f.members.retain(|m| m != id);
+        f.left.push(id.to_string());
+        if f.leader == id && f.cancel_at_end_of_order.is_none() {
+            f.cancel_at_end_of_order = Some(format!("the Team Leader {id} left ({why})"));
+        }
+        if self.order.is_none() {
+            self.cancel_fireteams_due();
+        }
+    }
+
+    /// Cancel Fireteams marked for cancellation or reduced below two members (Fireteam
+    /// Cancellation cases 1–3).
+    fn cancel_fireteams_due(&mut self) {
+        for side in [Side::A, Side::B] {
+            self.fireteams.get_mut(side).retain(|f| f.cancel_at_end_of_order.is_none() && f.members.len() >= 2);
+        }
+    }
+
+    fn cancel_small_fireteams(&mut self) {
+        for side in [Side::A, Side::B] {
+            self.fireteams.get_mut(side).retain(|f| f.members.len() >= 2);
+        }
+    }
+
+    // ----- Tactical Phase ----------------------------------------------------------------------
+
+    fn order_count(&mut self) -> Result<(), Rejection> {
+        if self.phase != Phase::Tactical {
+            return reject(
+                Rule::GameSequence,
+                "the Order Count is step 4 of the Tactical Phase, which is over this Turn",
+            );
+        }
+        let side = self.active();
+        // Retreat! check (digest §4): surviving points ≤ a quarter of the army's.
+        let army_points = self.setup.armies.get(side).total_points();
+        let surviving: u32 = self.troopers.iter().filter(|t| t.side == side && !t.is_null()).map(|t| t.points).sum();
+        let retreat = army_points > 0 && surviving <= assume::retreat_threshold(army_points);
+        *self.retreat.get_mut(side) = retreat;
+        if retreat {
+            // Fireteam Cancellation case 4.
+            self.fireteams.get_mut(side).clear();
+        }
+        // Loss of Lieutenant check (digest §4).
+        let lt_ok = self
+            .lieutenant(side)
+            .and_then(|id| self.trooper(id))
+            .is_some_and(|t| t.on_table() && !t.is_null() && !t.is(State::Isolated));
+        *self.loss_of_lieutenant.get_mut(side) = retreat || !lt_ok;
+        // Order Count.
+        let groups = self.setup.armies.get(side).groups.len();
+        *self.pools.get_mut(side) = vec![0; groups];
+        let mine: BTreeSet<String> = self.troopers.iter().filter(|t| t.side == side).map(|t| t.id.clone()).collect();
+        self.irregular.retain(|id, _| !mine.contains(id));
+        self.tactical.retain(|id| !mine.contains(id));
+        self.impetuous.retain(|id| !mine.contains(id));
+        for i in 0..self.troopers.len() {
+            let t = &self.troopers[i];
+            if t.side != side || !t.on_table() || t.is_null() || t.peripheral_of.is_some() {
+                continue;
+            }
+            let id = t.id.clone();
+            let (group, ta, imp) = (t.group, t.has(Ability::TacticalAwareness), t.has(Ability::Impetuous));
+            match self.training_now(t) {
+                Training::Regular => self.pools.get_mut(side)[group] += 1,
+                Training::Irregular => *self.irregular.entry(id.clone()).or_default() += 1,
+            }
+            if ta {
+                self.tactical.insert(id.clone());
+            }
+            if imp {
+                self.impetuous.insert(id);
+            }
+        }
+        *self.lieutenant_orders.get_mut(side) = if self.loss_of_lieutenant(side) {
+            0
+        } else {
+            let extra = self
+                .lieutenant(side)
+                .and_then(|id| self.trooper(id))
+                .is_some_and(|t| t.lieutenant_option == Some(LieutenantOption::ExtraOrder));
+            1 + u32::from(extra)
+        };
+        // Fireteam rejoin (seed 003): members who left rejoin if in Coherency with the leader.
+        for k in 0..self.fireteams.get(side).len() {
+            let f = self.fireteams.get(side)[k].clone();
+            let leader = self.trooper(&f.leader).and_then(|t| t.body());
+            let max = f.kind.size().1;
+            let mut members = f.members.clone();
+            let mut left = Vec::new();
+            for id in &f.left {
+                let Some(t) = self.trooper(id) else { continue };
+                let fit = !t.is_null()
+                    && !t.is(State::Isolated)
+                    && !t.states.iter().any(|s| s.is_marker())
+                    && !t.is(State::SuppressiveFire)
+                    && t.group == self.trooper(&f.leader).map_or(usize::MAX, |l| l.group)
+                    && self.fireteam_of(id).is_none()
+                    && members.len() < max
+                    && matches!((leader, t.body()), (Some(l), Some(b)) if zoc(&l, &b).is_inside());
+                if fit { members.push(id.clone()) } else { left.push(id.clone()) }
+            }
+            let f = &mut self.fireteams.get_mut(side)[k];
+            f.members = members;
+            f.left = left;
+        }
+        self.phase = if self.impetuous.iter().any(|id| mine.contains(id)) { Phase::Impetuous } else { Phase::Orders };
+        Ok(())
+    }
+
+    fn create_fireteam(
+        &mut self,
+        id: &str,
+        kind: FireteamKind,
+        leader: &str,
+        members: &[String],
+    ) -> Result<(), Rejection> {
+        if self.phase != Phase::Tactical {
+            return reject(
+                Rule::CommandTokens,
+                "a Fireteam is created by Executive Use of a Command Token, at the start of the Tactical Phase",
+            );
+        }
+        let side = self.active();
+        if self.fireteams.a.iter().chain(&self.fireteams.b).any(|f| f.id == id) {
+            return reject(Rule::BadInput, format!("a Fireteam \"{id}\" already exists"));
+        }
+        let (lo, hi) = kind.size();
+        let unique: BTreeSet<&String> = members.iter().collect();
+        if unique.len() != members.len() {
+            return reject(Rule::Fireteams, "a trooper is listed twice");
+        }
+        if members.len() < lo || members.len() > hi {
+            return reject(
+                Rule::Fireteams,
+                format!("{} members; a {} Fireteam has {lo} to {hi}", members.len(), kind.name()),
+            );
+        }
+        if !members.iter().any(|m| m == leader) {
+            return reject(Rule::Fireteams, format!("the Team Leader \"{leader}\" must be a member"));
+        }
+        let li = self.index(leader)?;
+        let lbody = self.troopers[li].body();
+        for m in members {
+            let t = &self.troopers[self.index(m)?];
+            if t.side != side {
+                return reject(Rule::Fireteams, format!("{m} belongs to the Reactive Player"));
+            }
+            if t.group != self.troopers[li].group {
+                return reject(Rule::Fireteams, format!("{m} is in another Combat Group; members share one"));
+            }
+            if t.peripheral_of.is_some() {
+                return reject(Rule::Fireteams, format!("{m} is a Peripheral"));
+            }
+            if self.fireteam_of(m).is_some() {
+                return reject(
+                    Rule::Fireteams,
+                    format!("{m} is already in a Fireteam; a trooper belongs to at most one"),
+                );
+            }
+            if t.is_null() || t.is(State::Isolated) || t.states.iter().any(|s| s.is_marker()) {
+                return reject(Rule::Fireteams, format!("{m} is Null, Isolated or a marker and cannot join"));
+            }
+            match (lbody, t.body()) {
+                (Some(l), Some(b)) if zoc(&l, &b).is_inside() => {}
+                _ => return reject(Rule::Fireteams, format!("{m} is not in Coherency (inside the Team Leader's ZoC)")),
+            }
+        }
+        self.spend_command_token(side, "creating a Fireteam")?;
+        // Fireteam Cancellation case 5: a Command Token creating another Fireteam of a limited type.
+        if let Some(max) = kind.max_per_army() {
+            let teams = self.fireteams.get_mut(side);
+            while teams.iter().filter(|f| f.kind == kind).count() >= max {
+                if let Some(k) = teams.iter().position(|f| f.kind == kind) {
+                    teams.remove(k);
+                } else {
+                    break;
+                }
+            }
+        }
+        self.fireteams.get_mut(side).push(Fireteam {
+            id: id.to_string(),
+            kind,
+            leader: leader.to_string(),
+            members: members.to_vec(),
+            left: Vec::new(),
+            cancel_at_end_of_order: None,
+        });
+        Ok(())
+    }
+
+    fn cancel_fireteam(&mut self, id: &str) -> Result<(), Rejection> {
+        self.need_no_order("cancelling a Fireteam")?;
+        let side = self.active();
+        let teams = self.fireteams.get_mut(side);
+        match teams.iter().position(|f| f.id == id) {
+            Some(k) => {
+                teams.remove(k);
+                Ok(())
+            }
+            None => reject(Rule::Fireteams, format!("the Active Player has no Fireteam \"{id}\"")),
+        }
+    }
+
+    fn change_leader(&mut self, fireteam: &str, leader: &str) -> Result<(), Rejection> {
+        self.need_no_order("changing the Team Leader")?;
+        let side = self.active();
+        let Some(f) = self.fireteams.get_mut(side).iter_mut().find(|f| f.id == fireteam) else {
+            return reject(Rule::Fireteams, format!("the Active Player has no Fireteam \"{fireteam}\""));
+        };
+        if !f.members.iter().any(|m| m == leader) {
+            return reject(Rule::Fireteams, format!("{leader} is not a member of {fireteam}"));
+        }
+        f.leader = leader.to_string();
+        Ok(())
+    }
+
+    fn strategic(&mut self, u: &StrategicUse) -> Result<(), Rejection> {
+        let second = self.reactive();
+        if !(self.round == 1 && self.turn == 1 && self.phase != Phase::Tactical && self.orders_this_turn == 0)
+            || self.order.is_some()
+        {
+            return reject(
+                Rule::CommandTokens,
+                "Strategic Use is made at the end of the first Turn's Order Count, before any Order is spent",
+            );
+        }
+        if self.strategic_used {
+            return reject(Rule::CommandTokens, "only one Strategic Use of a Command Token");
+        }
+        if self.command_tokens(second) == 0 {
+            return reject(Rule::CommandTokens, "no Command Tokens left");
+        }
+        match u {
+            StrategicUse::RemoveOrders { from } => {
+                let total: u32 = from.iter().map(|&(_, n)| n).sum();
+                let available: u32 = self.pools(self.active()).iter().sum();
+                if total != assume::STRATEGIC_ORDERS_REMOVED.min(available) {
+                    return reject(
+                        Rule::CommandTokens,
+                        format!(
+                            "remove exactly {} Regular Orders (or all there are)",
+                            assume::STRATEGIC_ORDERS_REMOVED
+                        ),
+                    );
+                }
+                let active = self.active();
+                for &(g, n) in from {
+                    let Some(p) = self.pools.get_mut(active).get_mut(g) else {
+                        return reject(Rule::BadInput, format!("no Combat Group {g}"));
+                    };
+                    if *p < n {
+                        return reject(Rule::CommandTokens, format!("Combat Group {g} has only {p} Regular Orders"));
+                    }
+                    *p -= n;
+                }
+            }
+            StrategicUse::LimitCommandTokens => self.ct_limit = Some(1),
+            StrategicUse::SuppressiveFire { trooper } => {
+                let i = self.index(trooper)?;
+                if self.troopers[i].side != second {
+                    return reject(Rule::CommandTokens, format!("{trooper} is not one of your troopers"));
+                }
+                self.troopers[i].states.insert(State::SuppressiveFire);
+                self.leave_fireteam(trooper, "Suppressive Fire");
+            }
+        }
+        *self.command_tokens.get_mut(second) -= 1;
+        self.strategic_used = true;
+        Ok(())
+    }
+
+    // ----- Orders ---------------------------------------------------------------------------------
+
+    fn activate(&mut self, source: OrderSource, ids: &[String]) -> Result<(), Rejection> {
+        self.need_no_order("a new activation")?;
+        match self.phase {
+            Phase::Impetuous if source != OrderSource::Impetuous => {
+                return reject(
+                    Rule::GameSequence,
+                    "in the Impetuous Phase only Impetuous activations (end the phase first to spend Orders)",
+                );
+            }
+            Phase::Orders if source == OrderSource::Impetuous => {
+                return reject(Rule::Impetuous, "the free Impetuous activation is only in the Impetuous Phase");
+            }
+            Phase::Impetuous | Phase::Orders => {}
+            Phase::Tactical => {
+                return reject(Rule::GameSequence, "Orders are spent in the Orders Phase: count the Orders first");
+            }
+            Phase::GameOver => return reject(Rule::GameSequence, "the game is over"),
+        }
+        if ids.is_empty() {
+            return reject(Rule::OrderExpenditure, "name the trooper to activate");
+        }
+        let side = self.active();
+        let mut idx = Vec::new();
+        for id in ids {
+            let i = self.index(id)?;
+            let t = &self.troopers[i];
+            if t.side != side {
+                return reject(
+                    Rule::OrderExpenditure,
+                    format!("{id} belongs to the Reactive Player; AROs are not Orders"),
+                );
+            }
+            if t.is_null() {
+                return reject(Rule::NullState, format!("{id} is in a Null state and cannot be activated"));
+            }
+            if idx.contains(&i) {
+                return reject(Rule::OrderExpenditure, format!("{id} is named twice"));
+            }
+            idx.push(i);
+        }
+        let first = &self.troopers[idx[0]];
+        let first_id = first.id.clone();
+        // A Peripheral is activated by its Controller's Order (seed 002 example).
+        let controller = match &first.peripheral_of {
+            Some(c) => self.index(c)?,
+            None => idx[0],
+        };
+        let mut activated: Vec<String> = ids.to_vec();
+        let mut fireteam = None;
+        let mut spearhead = None;
+        let team = self.fireteam_of(&first_id).filter(|&(s, _)| s == side);
+        let is_leader = team.is_some_and(|(s, k)| self.fireteams.get(s)[k].leader == first_id);
+        if source == OrderSource::Coordinated {
+            self.check_coordinated(&idx)?;
+            spearhead = Some(first_id.clone());
+        } else {
+            for &i in &idx[1..] {
+                let t = &self.troopers[i];
+                if t.peripheral_of.as_deref() != Some(self.troopers[controller].id.as_str()) {
+                    return reject(
+                        Rule::OrderExpenditure,
+                        format!(
+                            "one Order activates one trooper (with its Peripherals, or its whole Fireteam through the \
+                             Team Leader); {} is neither — use a Coordinated Order",
+                            t.id
+                        ),
+                    );
+                }
+            }
+        }
+        let c = &self.troopers[controller];
+        let c_id = c.id.clone();
+        match source {
+            OrderSource::Regular | OrderSource::Coordinated => {
+                if let Some(i) = idx.iter().find(|&&i| self.troopers[i].is(State::Isolated)) {
+                    return reject(
+                        Rule::Isolated,
+                        format!("{} is Isolated and cannot receive Orders from its Order Pool", self.troopers[*i].id),
+                    );
+                }
+                let g = c.group;
+                if self.pool(side, g) == 0 {
+                    return reject(
+                        Rule::OrderPool,
+                        format!(
+                            "Combat Group {} has no Regular Orders left; pools cannot be moved between groups",
+                            g + 1
+                        ),
+                    );
+                }
+                if source == OrderSource::Coordinated {
+                    self.spend_command_token(side, "a Coordinated Order")?;
+                }
+                self.pools.get_mut(side)[g] -= 1;
+            }
+            OrderSource::Irregular => {
+                let held = self.irregular.get(&c_id).copied().unwrap_or(0);
+                if held == 0 {
+                    return reject(Rule::IrregularOrder, format!("{c_id} holds no Irregular Order of its own"));
+                }
+                self.irregular.insert(c_id.clone(), held - 1);
+            }
+            OrderSource::Lieutenant => {
+                let is_lt = self.lieutenant(side) == Some(c_id.as_str());
+                if !is_lt && !c.has(Ability::Nco) {
+                    return reject(Rule::LieutenantOrder, format!("{c_id} is neither the Lieutenant nor an NCO"));
+                }
+                if c.is(State::Isolated) {
+                    return reject(
+                        Rule::LieutenantOrder,
+                        format!("{c_id} is Isolated and cannot use the Lieutenant Order (FAQ 1.3)"),
+                    );
+                }
+                if self.lieutenant_orders(side) == 0 {
+                    return reject(Rule::LieutenantOrder, "no Special Lieutenant Order left this Turn");
+                }
+                *self.lieutenant_orders.get_mut(side) -= 1;
+            }
+            OrderSource::TacticalAwareness => {
+                if !self.tactical.remove(&c_id) {
+                    return reject(Rule::TacticalAwareness, format!("{c_id} holds no Tactical Awareness Order"));
+                }
+            }
+            OrderSource::Impetuous => {
+                if !self.impetuous.remove(&c_id) {
+                    return reject(Rule::Impetuous, format!("{c_id} has no Impetuous token"));
+                }
+            }
+        }
+        // Fireteams: the leader's Regular, NCO-Lieutenant or Tactical Awareness Order activates the
+        // whole team; any other activation of a member takes it out (seed 003).
+        if let Some((s, k)) = team {
+            let lt_itself = source == OrderSource::Lieutenant && self.lieutenant(side) == Some(first_id.as_str());
+            let team_order = is_leader
+                && matches!(source, OrderSource::Regular | OrderSource::TacticalAwareness | OrderSource::Lieutenant)
+                && !lt_itself;
+            if team_order {
+                let f = self.fireteams.get(s)[k].clone();
+                // Coherency at the start of the Order.
+                let coherent = self.coherency(&f);
+                for m in &f.members {
+                    if !coherent.get(m).copied().unwrap_or(false) {
+                        self.leave_fireteam_in_order(m, "out of Coherency at the start of the Order");
+                    }
+                }
+                let f = &self.fireteams.get(s)[k];
+                activated = f.members.clone();
+                fireteam = Some(f.id.clone());
+            } else {
+                let why = match source {
+                    OrderSource::Irregular => "spent its own Irregular Order",
+                    OrderSource::Lieutenant => "the Lieutenant spent the Lieutenant Order",
+                    _ => "activated on its own",
+                };
+                if source == OrderSource::Regular && !assume::SOLO_ACTIVATION_LEAVES_FIRETEAM {
+                    return reject(
+                        Rule::Fireteams,
+                        format!("{first_id} is a Fireteam member; activate its Team Leader"),
+                    );
+                }
+                self.leave_fireteam_in_order(&first_id, why);
+            }
+        }
+        let paths = activated
+            .iter()
+            .filter_map(|id| self.trooper(id).and_then(|t| t.position).map(|p| (id.clone(), vec![(p.x, p.y)])))
+            .collect();
+        self.orders_this_turn += 1;
+        self.order = Some(Activation {
+            source,
+            troopers: activated,
+            spearhead,
+            fireteam,
+            skills: Vec::new(),
+            step: OrderStep::FirstSkill,
+            paths,
+            eligible_1: BTreeMap::new(),
+            eligible_2: BTreeMap::new(),
+            declared: Vec::new(),
+            lost: Vec::new(),
+            fireteam_aro: BTreeMap::new(),
+        });
+        Ok(())
+    }
+
+    /// Leave a Fireteam during an Order: out of it at once; cancellation waits for the Order's end.
+    fn leave_fireteam_in_order(&mut self, id: &str, why: &str) {
+        let Some((side, k)) = self.fireteam_of(id) else { return };
+        let f = &mut self.fireteams.get_mut(side)[k];
+        f.members.retain(|m| m != id);
+        f.left.push(id.to_string());
+        if f.leader == id && f.cancel_at_end_of_order.is_none() {
+            f.cancel_at_end_of_order = Some(format!("the Team Leader {id} left ({why})"));
+        }
+    }
+
+    fn check_coordinated(&self, idx: &[usize]) -> Result<(), Rejection> {
+        if self.phase != Phase::Orders {
+            return reject(Rule::CoordinatedOrder, "only in the Orders Phase of your Active Turn");
+        }
+        let n = idx.len();
+        if !(assume::COORDINATED_MIN..=assume::COORDINATED_MAX).contains(&n) {
+            return reject(
+                Rule::CoordinatedOrder,
+                format!(
+                    "{n} troopers; a Coordinated Order has {} to {}",
+                    assume::COORDINATED_MIN,
+                    assume::COORDINATED_MAX
+                ),
+            );
+        }
+        let first = &self.troopers[idx[0]];
+        for &i in idx {
+            let t = &self.troopers[i];
+            if t.group != first.group {
+                return reject(Rule::CoordinatedOrder, format!("{} is in another Combat Group", t.id));
+            }
+            if self.training_now(t) != self.training_now(first) {
+                return reject(Rule::CoordinatedOrder, format!("{} has another Training; all must share one", t.id));
+            }
+            if self.fireteam_of(&t.id).is_some() {
+                return reject(
+                    Rule::CoordinatedOrder,
+                    format!("{} is a Fireteam member; members cannot be part of Coordinated Orders", t.id),
+                );
+            }
+            let controls = self.troopers.iter().any(|p| p.peripheral_of.as_deref() == Some(t.id.as_str()));
+            if assume::COORDINATED_EXCLUDES_PERIPHERALS && (t.peripheral_of.is_some() || controls) {
+                return reject(Rule::CoordinatedOrder, format!("{} is a Peripheral or a Controller", t.id));
+            }
+        }
+        Ok(())
+    }
+
+    fn declare(&mut self, d: &Declaration) -> Result<(), Rejection> {
+        let Some(order) = self.order.clone() else {
+            return reject(Rule::OrderExpenditure, "no Order has been spent: activate a trooper first");
+        };
+        let Some(skill) = skills::find(&d.skill) else {
+            return reject(Rule::BadInput, format!("no skill \"{}\" (known: {})", d.skill, skills::ids()));
+        };
+        let second = match order.step {
+            OrderStep::FirstSkill => false,
+            OrderStep::SecondSkill => true,
+            OrderStep::AroWindow1 | OrderStep::AroWindow2 => {
+                return reject(
+                    Rule::OrderExpenditure,
+                    "the Reactive Player is declaring AROs; close the ARO window first",
+                );
+            }
+            OrderStep::Resolution => {
+                return reject(Rule::StructureOfAnOrder, "this Order has all its skills; resolve it");
+            }
+        };
+        if second {
+            if let Some(first) = order.skills.first().and_then(|f| skills::find(&f.skill))
+                && let Some(why) = skills::combination_error(first, skill)
+            {
+                return reject(Rule::StructureOfAnOrder, format!("{} then {}: {why}", first.name, skill.name));
+            }
+        }
+        let side = self.active();
+        for id in &order.troopers {
+            let t = &self.troopers[self.index(id)?];
+            if self.in_retreat(side) && !t.has(Ability::IgnoresRetreat) && !skill.in_retreat {
+                return reject(
+                    Rule::Retreat,
+                    format!(
+                        "{id} is in Retreat! and may only use Short Movement Skills, Cautious Movement, Dodge and Reset"
+                    ),
+                );
+            }
+            if skill.not_engaged && t.is(State::Engaged) {
+                return reject(Rule::StructureOfAnOrder, format!("{id} is Engaged and cannot use {}", skill.name));
+            }
+            if skill.comms_attack && !t.has(Ability::Hacker) {
+                return reject(Rule::StructureOfAnOrder, format!("{id} is not a Hacker"));
+            }
+        }
+        // Moves: place each mover at the end of its route.
+        if !skill.moves && !d.moves.is_empty() {
+            return reject(
+                Rule::StructureOfAnOrder,
+                format!("{} is not a movement skill; it takes no route", skill.name),
+            );
+        }
+        let mut paths = order.paths.clone();
+        for m in &d.moves {
+            if !order.troopers.contains(&m.trooper) {
+                return reject(Rule::OrderExpenditure, format!("{} was not activated by this Order", m.trooper));
+            }
+            if d.moves.iter().filter(|o| o.trooper == m.trooper).count() > 1 {
+                return reject(Rule::BadInput, format!("two routes for {}", m.trooper));
+            }
+            if m.route.is_empty() {
+                return reject(Rule::BadInput, format!("an empty route for {}", m.trooper));
+            }
+            for (k, &(x, y)) in m.route.iter().enumerate() {
+                if !(x.is_finite() && y.is_finite())
+                    || x < 0.0
+                    || y < 0.0
+                    || x > self.table.width
+                    || y > self.table.depth
+                {
+                    return reject(
+                        Rule::BadInput,
+                        format!("{}: route point {k} ({x}, {y}) is off the table", m.trooper),
+                    );
+                }
+            }
+            let i = self.index(&m.trooper)?;
+            let path = paths.entry(m.trooper.clone()).or_default();
+            let mut route: Vec<(f64, f64)> = m.route.clone();
+            let cur = match self.troopers[i].position {
+                Some(p) => p,
+                None => {
+                    // Entering the table (Airborne Deployment …): the first point is where it enters.
+                    let (x, y) = route.remove(0);
+                    path.push((x, y));
+                    Placement { x, y, facing: 0.0, elevation: 0.0 }
+                }
+            };
+            let mut last = (cur.x, cur.y);
+            let mut facing = cur.facing;
+            for &p in &route {
+                if (p.0 - last.0).hypot(p.1 - last.1) > 0.0 {
+                    facing = (p.1 - last.1).atan2(p.0 - last.0).to_degrees();
+                }
+                last = p;
+                path.push(p);
+            }
+            let facing = m.facing.unwrap_or(facing);
+            if !facing.is_finite() {
+                return reject(Rule::BadInput, format!("{}: facing is not a number", m.trooper));
+            }
+            self.troopers[i].position = Some(Placement { x: last.0, y: last.1, facing, elevation: cur.elevation });
+        }
+        for id in &order.troopers {
+            if self.trooper(id).is_some_and(|t| t.position.is_none()) {
+                return reject(
+                    Rule::BadInput,
+                    format!(
+                        "{id} is not on the table yet: its first skill must be a move whose route starts where it enters"
+                    ),
+                );
+            }
+        }
+        if let Some(o) = self.order.as_mut() {
+            o.paths = paths;
+        }
+        // Targets: LoF is checked when the skill is declared (seed 000 FAQ).
+        let mut all_skills = order.skills.clone();
+        all_skills.push(d.clone());
+        for target in d.targets.iter().chain(&d.template_hits) {
+            let ti = self.index(target)?;
+            if !self.troopers[ti].on_table() {
+                return reject(Rule::BadInput, format!("{target} is not on the table"));
+            }
+        }
+        for target in &d.targets {
+            let ti = self.index(target)?;
+            let t = &self.troopers[ti];
+            if skill.attack && t.side == side {
+                return reject(Rule::StructureOfAnOrder, format!("{target} is a friend; an Attack targets enemies"));
+            }
+            if skill.attack && skill.needs_lof && t.is(State::Camouflaged) {
+                let discovered = order.skills.iter().any(|s| s.skill == "discover" && s.targets.contains(target));
+                if !discovered {
+                    return reject(
+                        Rule::Camouflage,
+                        format!("{target} is a Camouflage marker: it cannot be attacked until Discovered"),
+                    );
+                }
+            }
+            if skill.needs_lof && !self.order_has_lof_to(ti)? {
+                return reject(
+                    Rule::LineOfFire,
+                    format!("no activated trooper has LoF to {target} (LoF Requirements are checked when declaring)"),
+                );
+            }
+        }
+        let eligible = self.aro_check(&all_skills)?;
+        let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
+        o.skills = all_skills;
+        if second {
+            o.eligible_2 = eligible.into_iter().filter(|(id, _)| !o.eligible_1.contains_key(id)).collect();
+            o.step = OrderStep::AroWindow2;
+        } else {
+            o.eligible_1 = eligible;
+            o.step = OrderStep::AroWindow1;
+        }
+        Ok(())
+    }
+
+    /// Whether some activated trooper has LoF to trooper `ti`: from where it stands, or — when
+    /// it moves in this Order — from any point of its path in any direction
+    /// (`FACE_FREELY_WHILE_MOVING`).
+    fn order_has_lof_to(&self, ti: usize) -> Result<bool, Rejection> {
+        let Some(order) = &self.order else { return Ok(false) };
+        let (bodies, map) = self.bodies();
+        let obstacles = Obstacles::new(&self.terrain, &bodies);
+        let Some(tb) = map[ti] else { return Ok(false) };
+        for id in &order.troopers {
+            let i = self.index(id)?;
+            let Some(vb) = map[i] else { continue };
+            let path = order.paths.get(id).cloned().unwrap_or_default();
+            if path.len() > 1 && assume::FACE_FREELY_WHILE_MOVING {
+                // Along the path, turning freely: the target's view back is the same set of lines.
+                let mut start = bodies.clone();
+                start[vb] = start[vb].at(TablePoint::new(path[0].0, path[0].1)).with_arc(Arc::All360);
+                start[tb] = start[tb].with_arc(Arc::All360);
+                let obs = Obstacles::new(&self.terrain, &start);
+                let route: Vec<TablePoint> = path[1..].iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+                let ev = route_events(&obs, &start, vb, &route);
+                if ev.iter().any(|e| e.observer == tb && !e.lof.is_empty()) {
+                    return Ok(true);
+                }
+            } else if line_of_fire(&obstacles, &bodies[vb], &bodies[tb], &[vb, tb]).lof.has_lof() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// ARO Check (seed 000 1.1.1 steps 2.1 / 4.1; seed 001's list): every reactive trooper that
+    /// may declare an ARO against this Order so far, with why.
+    fn aro_check(&self, declared: &[Declaration]) -> Result<BTreeMap<String, Vec<AroReason>>, Rejection> {
+        let Some(order) = &self.order else { return Ok(BTreeMap::new()) };
+        let reactive = self.reactive();
+        let (bodies, map) = self.bodies();
+        let mut out: BTreeMap<String, Vec<AroReason>> = BTreeMap::new();
+        let can_react = |t: &TrooperState| t.side == reactive && t.on_table() && !t.is_null();
+        let repeaters: Vec<usize> = (0..self.troopers.len())
+            .filter(|&i| {
+                let t = &self.troopers[i];
+                t.has(Ability::Repeater) && t.on_table() && !t.is_null() && !t.is(State::Isolated)
+            })
+            .collect();
+        for a_id in &order.troopers {
+            let ai = self.index(a_id)?;
+            let Some(ab) = map[ai] else { continue };
+            let path = order.paths.get(a_id).cloned().unwrap_or_default();
+            // Place the mover at its path's start, and walk the route.
+            let mut start = bodies.clone();
+            if let Some(&(x, y)) = path.first() {
+                start[ab] = start[ab].at(TablePoint::new(x, y));
+            }
+            let obs = Obstacles::new(&self.terrain, &start);
+            let route: Vec<TablePoint> = path.iter().skip(1).map(|&(x, y)| TablePoint::new(x, y)).collect();
+            let events = route_events(&obs, &start, ab, &route);
+            let seen_by = |bi: usize| events.iter().find(|e| e.observer == bi);
+            let push = |out: &mut BTreeMap<String, Vec<AroReason>>, id: &str, r: AroReason| {
+                let v = out.entry(id.to_string()).or_default();
+                if !v.contains(&r) {
+                    v.push(r);
+                }
+            };
+            for (ri, r) in self.troopers.iter().enumerate() {
+                if !can_react(r) {
+                    continue;
+                }
+                let Some(rb) = map[ri] else { continue };
+                if let Some(e) = seen_by(rb) {
+                    if let Some((_, p)) = e.first_lof() {
+                        push(&mut out, &r.id, AroReason::Lof { of: a_id.clone(), at: pt(p) });
+                    }
+                    if let Some((_, p)) = e.first_zoc() {
+                        push(&mut out, &r.id, AroReason::Zoc { of: a_id.clone(), at: pt(p) });
+                    }
+                }
+                if r.has(Ability::Hacker) && !r.is(State::Isolated) {
+                    for &q in &repeaters {
+                        let rep = &self.troopers[q];
+                        let Some(qb) = map[q] else { continue };
+                        // A friendly Repeater's ZoC along the path, or the hacker inside an enemy
+                        // Repeater's ZoC (digest §1, update 1.3 and PDF 2.1).
+                        let friendly =
+                            rep.side == reactive && q != ri && seen_by(qb).is_some_and(|e| !e.zoc.is_empty());
+                        let enemy = rep.side != reactive && zoc(&bodies[qb], &bodies[rb]).is_inside();
+                        if friendly || enemy {
+                            push(&mut out, &r.id, AroReason::HackingArea { of: a_id.clone(), via: rep.id.clone() });
+                        }
+                    }
+                }
+            }
+        }
+        for d in declared {
+            let Some(skill) = skills::find(&d.skill) else { continue };
+            let by = order.troopers.first().cloned().unwrap_or_default();
+            for h in &d.template_hits {
+                if self.trooper(h).is_some_and(can_react) {
+                    out.entry(h.clone()).or_default().push(AroReason::Template { of: by.clone() });
+                }
+            }
+            for tid in &d.targets {
+                let Some(t) = self.trooper(tid) else { continue };
+                if !can_react(t) {
+                    continue;
+                }
+                if skill.comms_attack {
+                    out.entry(tid.clone()).or_default().push(AroReason::CommsAttack { of: by.clone() });
+                }
+                let team_sense = self
+                    .fireteam_of(tid)
+                    .is_some_and(|(s, k)| fireteam::gives_sixth_sense(self.fireteams.get(s)[k].members.len()));
+                let sees = out.get(tid).is_some_and(|v| v.iter().any(|r| matches!(r, AroReason::Lof { .. })));
+                if skill.attack && (t.has(Ability::SixthSense) || team_sense) && !sees {
+                    out.entry(tid.clone()).or_default().push(AroReason::SixthSense { of: by.clone() });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn declare_aro(&mut self, a: &AroDeclaration) -> Result<(), Rejection> {
+        let Some(order) = &self.order else {
+            return reject(Rule::Aro, "only the Active Player's Orders give AROs, and no Order is being carried out");
+        };
+        let i = self.index(&a.trooper)?;
+        let t = &self.troopers[i];
+        if t.side == self.active() {
+            return reject(
+                Rule::Aro,
+                format!("{} belongs to the Active Player; Troopers cannot react to AROs", a.trooper),
+            );
+        }
+        let (window, eligible) = match order.step {
+            OrderStep::AroWindow1 => (1, &order.eligible_1),
+            OrderStep::AroWindow2 => (2, &order.eligible_2),
+            _ => {
+                return reject(
+                    Rule::OrderExpenditure,
+                    "AROs are declared right after the Active Player declares a skill (steps 2 and 4), not now",
+                );
+            }
+        };
+        if order.declared.iter().any(|d| d.aro.trooper == a.trooper) {
+            return reject(Rule::Aro, format!("{} already declared its ARO: one single ARO per Order", a.trooper));
+        }
+        if order.lost.contains(&a.trooper) {
+            return reject(
+                Rule::Aro,
+                format!("{} was eligible in the first window and did not declare: its ARO is lost", a.trooper),
+            );
+        }
+        let Some(reasons) = eligible.get(&a.trooper) else {
+            let why = if window == 2 && order.eligible_1.contains_key(&a.trooper) {
+                "it was eligible in the first window and its ARO there is the only one".to_string()
+            } else {
+                "no LoF, ZoC, Hacking Area, Sixth Sense, Template or Comms Attack gives it one".to_string()
+            };
+            return reject(Rule::Aro, format!("{} may not declare an ARO against this Order: {why}", a.trooper));
+        };
+        let Some(skill) = skills::find(&a.skill) else {
+            return reject(Rule::BadInput, format!("no skill \"{}\" (known: {})", a.skill, skills::ids()));
+        };
+        if !skill.aro {
+            return reject(Rule::Aro, format!("{} is not usable in ARO", skill.name));
+        }
+        if !order.troopers.contains(&a.target) {
+            return reject(
+                Rule::Aro,
+                format!("{} was not activated by this Order; an ARO targets one of the activated troopers", a.target),
+            );
+        }
+        if self.in_retreat(t.side) && !t.has(Ability::IgnoresRetreat) && !skill.in_retreat {
+            return reject(
+                Rule::Retreat,
+                format!("{} is in Retreat!: only Short Movement Skills, Dodge and Reset", a.trooper),
+            );
+        }
+        if skill.not_engaged && t.is(State::Engaged) {
+            return reject(Rule::Aro, format!("{} is Engaged and cannot use {}", a.trooper, skill.name));
+        }
+        let about_target: Vec<&AroReason> = reasons.iter().filter(|r| r.of() == a.target).collect();
+        if skill.needs_lof {
+            let lof = about_target.iter().any(|r| matches!(r, AroReason::Lof { .. }));
+            let sense = skill.attack && about_target.iter().any(|r| matches!(r, AroReason::SixthSense { .. }));
+            if !lof && !sense {
+                return reject(
+                    Rule::LineOfFire,
+                    format!(
+                        "{} needs LoF and {} has no LoF to {} at any point of its route",
+                        skill.name, a.trooper, a.target
+                    ),
+                );
+            }
+        }
+        if skill.comms_attack {
+            if !t.has(Ability::Hacker) {
+                return reject(Rule::Aro, format!("{} is not a Hacker", a.trooper));
+            }
+            let in_area =
+                about_target.iter().any(|r| matches!(r, AroReason::HackingArea { .. } | AroReason::Zoc { .. }));
+            if !in_area {
+                return reject(Rule::Aro, format!("{} is not in {}'s Hacking Area", a.target, a.trooper));
+            }
+        }
+        // Peripheral and Controller declare the same ARO (digest §4).
+        let partner = |d: &DeclaredAro| {
+            let o = self.trooper(&d.aro.trooper);
+            o.and_then(|o| o.peripheral_of.as_deref()) == Some(a.trooper.as_str())
+                || t.peripheral_of.as_deref() == Some(d.aro.trooper.as_str())
+        };
+        if let Some(p) = order.declared.iter().find(|d| partner(d))
+            && p.aro.skill != a.skill
+        {
+            return reject(
+                Rule::Peripheral,
+                format!(
+                    "{} and {} are Controller and Peripheral: both must declare the same ARO ({})",
+                    a.trooper, p.aro.trooper, p.aro.skill
+                ),
+            );
+        }
+        let team_size = self.fireteam_of(&a.trooper).map(|(s, k)| self.fireteams.get(s)[k].members.len()).unwrap_or(0);
+        let burst = if skill.id == "bs_attack" && team_size >= 3 { 2 } else { 1 };
+        let d = DeclaredAro { aro: a.clone(), window, burst };
+        if let Some(o) = self.order.as_mut() {
+            o.declared.push(d);
+        }
+        Ok(())
+    }
+
+    fn close_aro_window(&mut self, choice: &BTreeMap<String, String>) -> Result<(), Rejection> {
+        let Some(order) = self.order.clone() else {
+            return reject(Rule::OrderExpenditure, "no Order is being carried out");
+        };
+        let (window, eligible) = match order.step {
+            OrderStep::AroWindow1 => (1u8, &order.eligible_1),
+            OrderStep::AroWindow2 => (2u8, &order.eligible_2),
+            _ => return reject(Rule::OrderExpenditure, "no ARO window is open"),
+        };
+        // Seed 003: the Fireteam's ARO is the one declared by more than half of the members that
+        // declare one; with no majority the player chooses.
+        let reactive = self.reactive();
+        let mut team_aro = order.fireteam_aro.clone();
+        let mut leaving: Vec<(String, String)> = Vec::new();
+        let mut cancel: Vec<(String, String)> = Vec::new();
+        for f in self.fireteams.get(reactive) {
+            let decl: Vec<&DeclaredAro> =
+                order.declared.iter().filter(|d| f.members.contains(&d.aro.trooper)).collect();
+            if decl.is_empty() {
+                continue;
+            }
+            let chosen = match team_aro.get(&f.id) {
+                Some(s) => s.clone(),
+                None => {
+                    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+                    for d in &decl {
+                        *counts.entry(d.aro.skill.as_str()).or_default() += 1;
+                    }
+                    match counts.iter().find(|&(_, &n)| 2 * n > decl.len()) {
+                        Some((s, _)) => (*s).to_string(),
+                        None => match choice.get(&f.id) {
+                            Some(s) if counts.contains_key(s.as_str()) => s.clone(),
+                            Some(s) => {
+                                return reject(Rule::Fireteams, format!("no member of {} declared {s}", f.id));
+                            }
+                            None => {
+                                return reject(
+                                    Rule::Fireteams,
+                                    format!(
+                                        "no majority among the AROs of Fireteam {} ({}): choose which is the Fireteam's \
+                                         ARO (fireteam_aro)",
+                                        f.id,
+                                        counts.keys().copied().collect::<Vec<_>>().join(", ")
+                                    ),
+                                );
+                            }
+                        },
+                    }
+                }
+            };
+            for d in decl {
+                if d.aro.skill != chosen {
+                    leaving.push((
+                        d.aro.trooper.clone(),
+                        format!("declared {} instead of the Fireteam's ARO", d.aro.skill),
+                    ));
+                    if d.aro.trooper == f.leader {
+                        cancel.push((
+                            f.id.clone(),
+                            format!("the Team Leader's ARO ({}) differs from the Fireteam's", d.aro.skill),
+                        ));
+                    }
+                }
+            }
+            team_aro.insert(f.id.clone(), chosen);
+        }
+        for (id, why) in leaving {
+            self.leave_fireteam_in_order(&id, &why);
+        }
+        for (fid, why) in cancel {
+            if let Some(f) = self.fireteams.get_mut(reactive).iter_mut().find(|f| f.id == fid) {
+                f.cancel_at_end_of_order.get_or_insert(why);
+            }
+        }
+        self.cancel_small_fireteams();
+        let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
+        o.fireteam_aro = team_aro;
+        for id in eligible.keys() {
+            if !o.declared.iter().any(|d| &d.aro.trooper == id) && !o.lost.contains(id) {
+                o.lost.push(id.clone());
+            }
+        }
+        let entire =
+            o.skills.first().and_then(|s| skills::find(&s.skill)).is_some_and(|s| s.kind == SkillKind::EntireOrder);
+        o.step = if window == 1 && !entire { OrderStep::SecondSkill } else { OrderStep::Resolution };
+        Ok(())
+    }
+
+    fn resolve(&mut self, outcomes: &[Outcome]) -> Result<(), Rejection> {
+        let Some(order) = self.order.clone() else {
+            return reject(Rule::OrderExpenditure, "no Order is being carried out");
+        };
+        match order.step {
+            OrderStep::SecondSkill | OrderStep::Resolution => {}
+            OrderStep::FirstSkill => {
+                return reject(Rule::OrderExpenditure, "declare the first skill before Resolution");
+            }
+            _ => return reject(Rule::OrderExpenditure, "close the ARO window before Resolution"),
+        }
+        let mut went_null: Vec<String> = Vec::new();
+        for o in outcomes {
+            match o {
+                Outcome::Enter { trooper, state } => {
+                    let i = self.index(trooper)?;
+                    let was_null = self.troopers[i].is_null();
+                    self.troopers[i].states.insert(*state);
+                    let t = &self.troopers[i];
+                    let side = t.side;
+                    if *state == State::Isolated && self.lieutenant(side) == Some(trooper.as_str()) {
+                        // FAQ 1.3 (seed 002): an unspent Lieutenant Order is lost.
+                        *self.lieutenant_orders.get_mut(side) = 0;
+                    }
+                    if state.is_null() && !was_null {
+                        went_null.push(trooper.clone());
+                    }
+                    if state.is_null()
+                        || *state == State::Isolated
+                        || state.is_marker()
+                        || *state == State::SuppressiveFire
+                    {
+                        let why = format!("entered {state:?}");
+                        if let Some((s, k)) = self.fireteam_of(trooper) {
+                            let f = &mut self.fireteams.get_mut(s)[k];
+                            if f.leader == *trooper && (state.is_null() || *state == State::Isolated) {
+                                f.cancel_at_end_of_order
+                                    .get_or_insert(format!("the Team Leader {trooper} {why} (Fireteam Cancellation)"));
+                            }
+                        }
+                        self.leave_fireteam_in_order(trooper, &why);
+                    }
+                }
+                Outcome::Leave { trooper, state } => {
+                    let i = self.index(trooper)?;
+                    if *state == State::Dead {
+                        return reject(Rule::NullState, format!("{trooper}: the Dead state cannot be reversed"));
+                    }
+                    self.troopers[i].states.remove(state);
+                }
+                Outcome::Place { trooper, x, y, facing } => {
+                    let i = self.index(trooper)?;
+                    if !(x.is_finite() && y.is_finite())
+                        || *x < 0.0
+                        || *y < 0.0
+                        || *x > self.table.width
+                        || *y > self.table.depth
+                    {
+                        return reject(Rule::BadInput, format!("{trooper}: ({x}, {y}) is off the table"));
+                    }
+                    let old =
+                        self.troopers[i].position.unwrap_or(Placement { x: *x, y: *y, facing: 0.0, elevation: 0.0 });
+                    self.troopers[i].position = Some(Placement {
+                        x: *x,
+                        y: *y,
+                        facing: facing.unwrap_or(old.facing),
+                        elevation: old.elevation,
+                    });
+                }
+                Outcome::Face { trooper, facing } => {
+                    let i = self.index(trooper)?;
+                    if !facing.is_finite() {
+                        return reject(Rule::BadInput, format!("{trooper}: facing is not a number"));
+                    }
+                    match self.troopers[i].position.as_mut() {
+                        Some(p) => p.facing = *facing,
+                        None => return reject(Rule::BadInput, format!("{trooper} is not on the table")),
+                    }
+                }
+                Outcome::Idle { trooper } => {
+                    self.index(trooper)?;
+                }
+            }
+        }
+        // A Controller gone Null: its Peripherals are Disconnected at the end of the Order (digest §4).
+        for c in &went_null {
+            for p in self.troopers.iter_mut().filter(|p| p.peripheral_of.as_deref() == Some(c.as_str())) {
+                p.states.insert(State::Disconnected);
+            }
+        }
+        for p in self.troopers.iter().filter(|p| p.is(State::Disconnected)).map(|p| p.id.clone()).collect::<Vec<_>>() {
+            self.leave_fireteam_in_order(&p, "Disconnected");
+        }
+        // Conclusion: Coherency check at the end of the Order; cancellations fall due.
+        for side in [Side::A, Side::B] {
+            for k in 0..self.fireteams.get(side).len() {
+                let f = self.fireteams.get(side)[k].clone();
+                for (m, ok) in self.coherency(&f) {
+                    if !ok && m != f.leader {
+                        self.leave_fireteam_in_order(&m, "out of Coherency at the end of the Order");
+                    }
+                }
+            }
+        }
+        self.order = None;
+        self.cancel_fireteams_due();
+        if self.phase == Phase::Impetuous
+            && !self.impetuous.iter().any(|id| self.trooper(id).is_some_and(|t| t.side == self.active()))
+        {
+            self.phase = Phase::Orders;
+        }
+        Ok(())
+    }
+
+    fn end_impetuous(&mut self) -> Result<(), Rejection> {
+        self.need_no_order("ending the Impetuous Phase")?;
+        if self.phase != Phase::Impetuous {
+            return reject(Rule::GameSequence, "this is not the Impetuous Phase");
+        }
+        let side = self.active();
+        let mine: Vec<String> =
+            self.impetuous.iter().filter(|id| self.trooper(id).is_some_and(|t| t.side == side)).cloned().collect();
+        for id in mine {
+            self.impetuous.remove(&id);
+        }
+        self.phase = Phase::Orders;
+        Ok(())
+    }
+
+    fn end_turn(&mut self, new_lieutenant: Option<&str>) -> Result<(), Rejection> {
+        self.need_no_order("ending the Turn")?;
+        if !matches!(self.phase, Phase::Orders | Phase::Impetuous) {
+            return reject(Rule::GameSequence, "the Turn ends after the Orders Phase (count the Orders first)");
+        }
+        let side = self.active();
+        let lol = self.loss_of_lieutenant(side);
+        let candidates: Vec<String> = self
+            .troopers
+            .iter()
+            .filter(|t| {
+                t.side == side
+                    && t.on_table()
+                    && !t.is_null()
+                    && !t.is(State::Isolated)
+                    && t.training == Training::Regular
+                    && !t.has(Ability::Rem)
+                    && t.peripheral_of.is_none()
+            })
+            .map(|t| t.id.clone())
+            .collect();
+        let may_name = lol && (assume::NEW_LIEUTENANT_IN_RETREAT || !self.in_retreat(side));
+        match new_lieutenant {
+            Some(id) if !may_name => {
+                return reject(
+                    Rule::LossOfLieutenant,
+                    format!(
+                        "{id}: a new Lieutenant is named only at the end of a Turn in Loss of Lieutenant (not in Retreat!)"
+                    ),
+                );
+            }
+            Some(id) if !candidates.iter().any(|c| c == id) => {
+                return reject(
+                    Rule::LossOfLieutenant,
+                    format!(
+                        "{id} cannot be the new Lieutenant (it must be a Regular trooper on the table, not Null, Isolated, a REM or a Peripheral)"
+                    ),
+                );
+            }
+            Some(id) => *self.lieutenant.get_mut(side) = Some(id.to_string()),
+            None if may_name && !candidates.is_empty() => {
+                return reject(
+                    Rule::LossOfLieutenant,
+                    format!(
+                        "the army is in Loss of Lieutenant: name a new Lieutenant at the end of the Turn (one of {})",
+                        candidates.join(", ")
+                    ),
+                );
+            }
+            None => {}
+        }
+        // The Turn's Orders are gone.
+        for p in self.pools.get_mut(side) {
+            *p = 0;
+        }
+        let mine: BTreeSet<String> = self.troopers.iter().filter(|t| t.side == side).map(|t| t.id.clone()).collect();
+        self.irregular.retain(|id, _| !mine.contains(id));
+        self.tactical.retain(|id| !mine.contains(id));
+        self.impetuous.retain(|id| !mine.contains(id));
+        *self.lieutenant_orders.get_mut(side) = 0;
+        self.ct_limit = None;
+        self.ct_spent_this_turn = 0;
+        self.orders_this_turn = 0;
+        let wiped = |s: Side| self.troopers.iter().filter(|t| t.side == s).all(|t| t.is_null());
+        if self.turn == 1 {
+            self.turn = 2;
+        } else {
+            self.turn = 1;
+            self.round += 1;
+        }
+        self.phase = if self.round > assume::ROUNDS || wiped(Side::A) || wiped(Side::B) {
+            Phase::GameOver
+        } else {
+            Phase::Tactical
+        };
+        Ok(())
+    }
+}

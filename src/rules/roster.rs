@@ -1,0 +1,438 @@
+//! The setup of a game: table, terrain, the two armies (Combat Groups of troopers), where each
+//! trooper stands, the Fireteams formed at deployment, and who has the first Turn.
+//!
+//! A setup becomes a game only through [`Setup::validate`], whose errors name the problem and the
+//! field ("armies.A.groups[0]: 11 troopers ...").
+
+use super::BySide;
+use super::fireteam::FireteamKind;
+use crate::geometry::{Side, Silhouette, Table, TablePoint, Terrain};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// Most troopers in one Combat Group; Peripherals do not count (seed 002 "Order Pool", and its
+/// "REMEMBER" box).
+pub const MAX_GROUP_SIZE: usize = 10;
+
+/// Regular or Irregular training (seed 002 "Types of Orders").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Training {
+    /// Adds its Order to its Combat Group's Order Pool.
+    #[default]
+    Regular,
+    /// Keeps its Order for its own use.
+    Irregular,
+}
+
+/// The abilities that change Orders or AROs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ability {
+    /// The army's Lieutenant: the Special Lieutenant Order (seed 002).
+    Lieutenant,
+    /// NCO: may spend the Special Lieutenant Order (digest §4).
+    Nco,
+    /// Tactical Awareness: one extra Irregular Order (digest §4).
+    TacticalAwareness,
+    /// Impetuous: one free activation in the Impetuous Phase (digest §4).
+    Impetuous,
+    /// Sixth Sense: may answer Attacks from outside its LoF (digest §6).
+    SixthSense,
+    /// A Hacker: reacts to enemies in its Hacking Area (digest §1).
+    Hacker,
+    /// Carries a Repeater: its ZoC is part of its side's Hacking Area (digest §1).
+    Repeater,
+    /// Has a 360° arc (a 360° Visor, or a trooper that always has one).
+    Arc360,
+    /// Courage, Religious Troop or similar: ignores Retreat! (digest §4 "Retreat!", ⚠️ N3).
+    IgnoresRetreat,
+    /// Cannot be appointed Lieutenant (a REM; digest §4 "Loss of Lieutenant").
+    Rem,
+}
+
+/// The Lieutenant's option (digest §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LieutenantOption {
+    /// "+1 Order": two Special Lieutenant Orders each Turn.
+    ExtraOrder,
+    /// "+1 Command Token": a fifth Command Token for the game.
+    ExtraCommandToken,
+}
+
+/// A state that changes Orders or AROs (digest §4 "Null states", §6, §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Null: no Orders, no AROs, no Order at Order Count.
+    Unconscious,
+    /// Null, for good.
+    Dead,
+    /// Null.
+    Sepsitorized,
+    /// No Orders from the pool; counts as Irregular at its Order Count; loses the Lieutenant Order.
+    Isolated,
+    /// A Camouflage marker: 360° arc; leaves its Fireteam.
+    Camouflaged,
+    /// Another marker state (Impersonation, Holoecho …): leaves its Fireteam.
+    OtherMarker,
+    /// Prone: S0 height on its own base for LoF.
+    Prone,
+    /// In base contact with an enemy: no BS Attack.
+    Engaged,
+    /// A Peripheral whose Controller went Null (Null per [`super::assumptions::DISCONNECTED_IS_NULL`]).
+    Disconnected,
+    /// In Suppressive Fire: leaves its Fireteam.
+    SuppressiveFire,
+}
+
+impl State {
+    /// A Null state (digest §4): no Orders or AROs, no Order at Order Count.
+    pub fn is_null(self) -> bool {
+        match self {
+            State::Unconscious | State::Dead | State::Sepsitorized => true,
+            State::Disconnected => super::assumptions::DISCONNECTED_IS_NULL,
+            _ => false,
+        }
+    }
+
+    /// A marker state (Fireteam Integrity case 5).
+    pub fn is_marker(self) -> bool {
+        matches!(self, State::Camouflaged | State::OtherMarker)
+    }
+}
+
+/// Where a trooper stands.
+///
+/// # Units
+/// Inches; facing in degrees counter-clockwise from `+x`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// x, inches.
+    pub x: f64,
+    /// y, inches.
+    pub y: f64,
+    /// Facing, degrees.
+    #[serde(default)]
+    pub facing: f64,
+    /// Height of the base above the table, inches.
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+impl Placement {
+    /// The point on the table.
+    pub fn point(&self) -> TablePoint {
+        TablePoint::new(self.x, self.y)
+    }
+}
+
+/// One trooper of an army list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrooperSetup {
+    /// Unique id in the game ("a1").
+    pub id: String,
+    /// Name for people ("Fusilier").
+    #[serde(default)]
+    pub name: String,
+    /// Silhouette S0–S8.
+    pub silhouette: Silhouette,
+    /// Regular or Irregular.
+    #[serde(default)]
+    pub training: Training,
+    /// Army points (for the Retreat! check).
+    #[serde(default)]
+    pub points: u32,
+    /// Abilities that change Orders or AROs.
+    #[serde(default)]
+    pub abilities: Vec<Ability>,
+    /// The Lieutenant's option, if it has one.
+    #[serde(default)]
+    pub lieutenant_option: Option<LieutenantOption>,
+    /// The id of its Controller, for a Peripheral.
+    #[serde(default)]
+    pub peripheral_of: Option<String>,
+    /// Where it stands, or `null` when it is not on the table yet (Airborne Deployment …).
+    pub position: Option<Placement>,
+    /// States at the start of the game (a Camouflage marker starts `camouflaged`).
+    #[serde(default)]
+    pub states: Vec<State>,
+}
+
+impl TrooperSetup {
+    /// Whether it has `a`.
+    pub fn has(&self, a: Ability) -> bool {
+        self.abilities.contains(&a)
+    }
+}
+
+/// A Combat Group: its troopers (and their Peripherals).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatGroup {
+    /// Its troopers.
+    pub troopers: Vec<TrooperSetup>,
+}
+
+/// A Fireteam formed at deployment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FireteamSetup {
+    /// Its id ("core").
+    pub id: String,
+    /// Core, Haris or Duo.
+    pub kind: FireteamKind,
+    /// Team Leader.
+    pub leader: String,
+    /// Every member, the leader included.
+    pub members: Vec<String>,
+}
+
+/// One player's army.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Army {
+    /// Army points (default: the sum of its troopers' points).
+    #[serde(default)]
+    pub points: Option<u32>,
+    /// Combat Groups, in order (group 0 is "Combat Group 1").
+    pub groups: Vec<CombatGroup>,
+    /// Fireteams formed at deployment.
+    #[serde(default)]
+    pub fireteams: Vec<FireteamSetup>,
+}
+
+impl Army {
+    /// Army points: as given, or the sum of its troopers'.
+    pub fn total_points(&self) -> u32 {
+        self.points.unwrap_or_else(|| self.groups.iter().flat_map(|g| &g.troopers).map(|t| t.points).sum())
+    }
+}
+
+/// The whole setup of a game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The table, inches.
+    #[serde(default)]
+    pub table: Table,
+    /// Terrain pieces (as in a scene file).
+    #[serde(default)]
+    pub terrain: Vec<TerrainSetup>,
+    /// Who has the first Turn of every Round (the initiative roll).
+    pub first: Side,
+    /// The two armies.
+    pub armies: BySide<Army>,
+}
+
+/// A terrain piece as written in a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainSetup {
+    /// Its id.
+    pub id: String,
+    /// Footprint, inches.
+    pub polygon: Vec<(f64, f64)>,
+    /// Height, inches.
+    pub height: f64,
+}
+
+/// What is wrong with a setup: where, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct SetupError {
+    /// Path to the field at fault ("armies.A.groups[0].troopers[3]").
+    pub field: String,
+    /// What is wrong, naming the rule.
+    pub reason: String,
+}
+
+fn err(field: impl Into<String>, reason: impl Into<String>) -> SetupError {
+    SetupError { field: field.into(), reason: reason.into() }
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+impl Setup {
+    /// Read a setup from JSON (not yet validated: see [`Setup::validate`]).
+    pub fn from_json(text: &str) -> Result<Self, SetupError> {
+        serde_json::from_str(text).map_err(|e| err("setup", e.to_string()))
+    }
+
+    /// Every trooper with its side and Combat Group index.
+    pub fn troopers(&self) -> impl Iterator<Item = (Side, usize, &TrooperSetup)> {
+        [Side::A, Side::B].into_iter().flat_map(move |side| {
+            self.armies
+                .get(side)
+                .groups
+                .iter()
+                .enumerate()
+                .flat_map(move |(g, group)| group.troopers.iter().map(move |t| (side, g, t)))
+        })
+    }
+
+    /// The terrain as geometry pieces.
+    pub fn terrain_pieces(&self) -> Result<Vec<Terrain>, SetupError> {
+        self.terrain
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let poly = t.polygon.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+                Terrain::new(t.id.clone(), poly, t.height)
+                    .map_err(|e| err(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
+            })
+            .collect()
+    }
+
+    /// Check the setup against the army-building and deployment rules.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        if !(self.table.width.is_finite()
+            && self.table.depth.is_finite()
+            && self.table.width > 0.0
+            && self.table.depth > 0.0)
+        {
+            return Err(err("table", "width and depth must be positive numbers of inches"));
+        }
+        self.terrain_pieces()?;
+        let mut seen: HashMap<&str, (Side, usize)> = HashMap::new();
+        for side in [Side::A, Side::B] {
+            let army = self.armies.get(side);
+            let s = side_name(side);
+            if army.groups.is_empty() {
+                return Err(err(format!("armies.{s}.groups"), "an army needs at least one Combat Group"));
+            }
+            let mut lieutenants = Vec::new();
+            for (g, group) in army.groups.iter().enumerate() {
+                let counted = group.troopers.iter().filter(|t| t.peripheral_of.is_none()).count();
+                if counted > MAX_GROUP_SIZE {
+                    return Err(err(
+                        format!("armies.{s}.groups[{g}]"),
+                        format!(
+                            "{counted} troopers in one Combat Group; at most {MAX_GROUP_SIZE} (Orders and the Order Pool: \
+                             Peripherals do not count)"
+                        ),
+                    ));
+                }
+                for (k, t) in group.troopers.iter().enumerate() {
+                    let f = format!("armies.{s}.groups[{g}].troopers[{k}] (\"{}\")", t.id);
+                    if t.id.trim().is_empty() {
+                        return Err(err(f, "a trooper needs an id"));
+                    }
+                    if seen.insert(&t.id, (side, g)).is_some() {
+                        return Err(err(f, "this id is used twice; ids must be unique in the game"));
+                    }
+                    if t.has(Ability::Lieutenant) {
+                        lieutenants.push(t.id.clone());
+                    }
+                    if t.lieutenant_option.is_some() && !t.has(Ability::Lieutenant) {
+                        return Err(err(f, "a Lieutenant option on a trooper that is not the Lieutenant"));
+                    }
+                    if let Some(p) = &t.position {
+                        if !(p.x.is_finite() && p.y.is_finite() && p.facing.is_finite() && p.elevation.is_finite()) {
+                            return Err(err(format!("{f}.position"), "x, y, facing and elevation must be numbers"));
+                        }
+                        if p.x < 0.0 || p.y < 0.0 || p.x > self.table.width || p.y > self.table.depth {
+                            return Err(err(format!("{f}.position"), "off the table"));
+                        }
+                        if p.elevation < 0.0 {
+                            return Err(err(format!("{f}.position"), "elevation below the table"));
+                        }
+                    }
+                }
+            }
+            if lieutenants.len() > 1 {
+                return Err(err(
+                    format!("armies.{s}"),
+                    format!("two Lieutenants ({}); an army has exactly one (Lieutenant)", lieutenants.join(", ")),
+                ));
+            }
+            if lieutenants.is_empty() {
+                return Err(err(format!("armies.{s}"), "no Lieutenant; every army list names one (Lieutenant)"));
+            }
+        }
+        // Peripherals: a Controller of the same side and Combat Group that is not itself a Peripheral.
+        for (side, g, t) in self.troopers() {
+            let Some(c) = &t.peripheral_of else { continue };
+            let f = format!("armies.{}: \"{}\".peripheral_of", side_name(side), t.id);
+            match seen.get(c.as_str()) {
+                None => {
+                    return Err(err(f, format!("a Peripheral without a Controller: no trooper \"{c}\" (Peripheral)")));
+                }
+                Some(&(cs, cg)) if cs != side || cg != g => {
+                    return Err(err(f, format!("the Controller \"{c}\" must be in the same army and Combat Group")));
+                }
+                _ => {}
+            }
+            if self.troopers().any(|(_, _, o)| o.id == *c && o.peripheral_of.is_some()) {
+                return Err(err(f, format!("\"{c}\" is itself a Peripheral and cannot be a Controller")));
+            }
+            if t.has(Ability::Lieutenant) {
+                return Err(err(f, "a Peripheral cannot be the Lieutenant"));
+            }
+        }
+        for side in [Side::A, Side::B] {
+            self.validate_fireteams(side, &seen)?;
+        }
+        Ok(())
+    }
+
+    fn validate_fireteams(&self, side: Side, seen: &HashMap<&str, (Side, usize)>) -> Result<(), SetupError> {
+        let s = side_name(side);
+        let army = self.armies.get(side);
+        let mut member_of: HashSet<&str> = HashSet::new();
+        let mut ids: HashSet<&str> = HashSet::new();
+        for (i, ft) in army.fireteams.iter().enumerate() {
+            let f = format!("armies.{s}.fireteams[{i}] (\"{}\")", ft.id);
+            if !ids.insert(&ft.id) {
+                return Err(err(f, "two Fireteams with one id"));
+            }
+            let (lo, hi) = ft.kind.size();
+            let n = ft.members.len();
+            if n < lo || n > hi {
+                return Err(err(
+                    f,
+                    format!("{n} members; a {} Fireteam has {lo} to {hi} (Fireteams: Types)", ft.kind.name()),
+                ));
+            }
+            if !ft.members.contains(&ft.leader) {
+                return Err(err(f, format!("the Team Leader \"{}\" is not one of its members", ft.leader)));
+            }
+            let mut group = None;
+            for m in &ft.members {
+                let Some(&(ms, mg)) = seen.get(m.as_str()) else {
+                    return Err(err(f, format!("no trooper \"{m}\"")));
+                };
+                if ms != side {
+                    return Err(err(f, format!("\"{m}\" belongs to the other army")));
+                }
+                if *group.get_or_insert(mg) != mg {
+                    return Err(err(f, "all members must share one Combat Group (Fireteams: Basic Rules)"));
+                }
+                if !member_of.insert(m) {
+                    return Err(err(f, format!("\"{m}\" is in two Fireteams; a trooper belongs to at most one")));
+                }
+                if self.troopers().any(|(_, _, t)| t.id == *m && t.peripheral_of.is_some()) {
+                    return Err(err(f, format!("\"{m}\" is a Peripheral and cannot join a Fireteam")));
+                }
+            }
+            let same_kind = army.fireteams[..i].iter().filter(|o| o.kind == ft.kind).count();
+            if let Some(max) = ft.kind.max_per_army()
+                && same_kind >= max
+            {
+                return Err(err(
+                    f,
+                    format!("more than {max} {} Fireteam(s) in one army (Fireteams: Types)", ft.kind.name()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

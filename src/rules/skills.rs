@@ -1,0 +1,181 @@
+//! The skill catalogue: each declarable N4 Common Skill with its kind, whether it is usable in ARO
+//! and whether it needs LoF — as data (digest §5 "Common skills", seed 000 "Structure of an
+//! Order"). Rows the digest marks ⚠️/❓ say so in [`Confidence`].
+//!
+//! Alert is an automatic skill (not declared, costs no Order) and so is not in the catalogue.
+
+use serde::Serialize;
+
+/// How a skill fits into an Order (seed 000, "Structure of an Order").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkillKind {
+    /// Short Movement Skill: may be declared twice, or with another Short Movement Skill, or with
+    /// one Short Skill.
+    ShortMovement,
+    /// Short Skill: only with one Short Movement Skill; never twice, never with another Short Skill.
+    Short,
+    /// Entire Order: the whole Order, combined with nothing.
+    EntireOrder,
+}
+
+/// How sure the digest is of a catalogue row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Seen in an N4 source (✅).
+    Confirmed,
+    /// Inferred, or seen in N3/N5 text only (⚠️).
+    Inferred,
+    /// Not confirmed (❓): a named assumption.
+    Unconfirmed,
+}
+
+/// One skill of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Skill {
+    /// The name used in game files (`"bs_attack"`).
+    pub id: &'static str,
+    /// The rulebook name.
+    pub name: &'static str,
+    /// Short Movement, Short or Entire Order.
+    pub kind: SkillKind,
+    /// Usable in ARO (seed 000: "only Skills that specifically state they are usable in ARO").
+    pub aro: bool,
+    /// Needs LoF to its target (checked when declared: seed 000 FAQ "LoF Requirements are checked
+    /// when declaring the Skill").
+    pub needs_lof: bool,
+    /// It is an Attack (what Sixth Sense and Alert answer to).
+    pub attack: bool,
+    /// It is a Comms Attack (its target may ARO without LoF: seed 001).
+    pub comms_attack: bool,
+    /// It moves the trooper (its route is declared and the trooper placed at its end).
+    pub moves: bool,
+    /// Allowed while in Retreat! (digest §4: Short Movement Skills, Cautious Movement, Dodge, Reset).
+    pub in_retreat: bool,
+    /// Not allowed while Engaged (digest §5: BS Attack "Not allowed while Engaged").
+    pub not_engaged: bool,
+    /// How sure the row is.
+    pub confidence: Confidence,
+}
+
+const fn skill(id: &'static str, name: &'static str, kind: SkillKind, aro: bool, needs_lof: bool) -> Skill {
+    Skill {
+        id,
+        name,
+        kind,
+        aro,
+        needs_lof,
+        attack: false,
+        comms_attack: false,
+        moves: false,
+        in_retreat: matches!(kind, SkillKind::ShortMovement),
+        not_engaged: false,
+        confidence: Confidence::Confirmed,
+    }
+}
+
+const fn unsure(mut s: Skill, c: Confidence) -> Skill {
+    s.confidence = c;
+    s
+}
+
+const fn moving(mut s: Skill) -> Skill {
+    s.moves = true;
+    s
+}
+
+const fn attack(mut s: Skill) -> Skill {
+    s.attack = true;
+    s
+}
+
+const fn retreat_ok(mut s: Skill) -> Skill {
+    s.in_retreat = true;
+    s
+}
+
+use SkillKind::{EntireOrder, Short, ShortMovement};
+
+/// The catalogue (digest §5 table).
+pub const CATALOGUE: &[Skill] = &[
+    moving(skill("move", "Move", ShortMovement, false, false)),
+    skill("discover", "Discover", ShortMovement, true, true),
+    {
+        let mut s = attack(skill("bs_attack", "BS Attack", Short, true, true));
+        s.not_engaged = true;
+        s
+    },
+    unsure(attack(skill("cc_attack", "CC Attack", Short, true, false)), Confidence::Inferred),
+    unsure(retreat_ok(moving(skill("dodge", "Dodge", Short, true, false))), Confidence::Inferred),
+    unsure(retreat_ok(skill("reset", "Reset", Short, true, false)), Confidence::Inferred),
+    unsure(skill("idle", "Idle", ShortMovement, true, false), Confidence::Inferred),
+    unsure(
+        retreat_ok(moving(skill("cautious_movement", "Cautious Movement", EntireOrder, false, false))),
+        Confidence::Inferred,
+    ),
+    unsure(moving(skill("climb", "Climb", EntireOrder, false, false)), Confidence::Inferred),
+    unsure(moving(skill("jump", "Jump", EntireOrder, false, false)), Confidence::Unconfirmed),
+    attack(skill("intuitive_attack", "Intuitive Attack", EntireOrder, false, false)),
+    attack(skill("speculative_attack", "Speculative Attack", EntireOrder, false, false)),
+    unsure(skill("suppressive_fire", "Suppressive Fire", EntireOrder, false, false), Confidence::Unconfirmed),
+    unsure(skill("look_out", "Look Out!", Short, true, false), Confidence::Unconfirmed),
+    unsure(skill("place_deployable", "Place Deployable", Short, true, false), Confidence::Unconfirmed),
+    {
+        let mut s = attack(skill("hacking", "Hacking Program (Comms Attack)", Short, true, false));
+        s.comms_attack = true;
+        s.confidence = Confidence::Inferred;
+        s
+    },
+];
+
+/// The skill named `id` in game files.
+pub fn find(id: &str) -> Option<&'static Skill> {
+    CATALOGUE.iter().find(|s| s.id == id)
+}
+
+/// The ids of every catalogued skill, for messages.
+pub fn ids() -> String {
+    CATALOGUE.iter().map(|s| s.id).collect::<Vec<_>>().join(", ")
+}
+
+/// Why two skills cannot share one Order (seed 000 "Structure of an Order"), or `None` if they can.
+pub fn combination_error(first: &Skill, second: &Skill) -> Option<&'static str> {
+    match (first.kind, second.kind) {
+        (EntireOrder, _) | (_, EntireOrder) => Some("an Entire Order skill cannot be combined with any other skill"),
+        (Short, Short) => Some("two Short Skills cannot be declared in one Order (a Short Skill never twice)"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structure_of_an_order_combinations() {
+        let mv = find("move").expect("move");
+        let bs = find("bs_attack").expect("bs");
+        let disc = find("discover").expect("discover");
+        let cautious = find("cautious_movement").expect("cautious");
+        let dodge = find("dodge").expect("dodge");
+        assert_eq!(combination_error(mv, mv), None, "Move + Move");
+        assert_eq!(combination_error(mv, disc), None, "Move + Discover");
+        assert_eq!(combination_error(mv, bs), None, "Move + BS Attack");
+        assert_eq!(combination_error(bs, mv), None, "BS Attack + Move");
+        assert!(combination_error(bs, bs).is_some(), "BS Attack twice");
+        assert!(combination_error(bs, dodge).is_some(), "two Short Skills");
+        assert!(combination_error(cautious, mv).is_some(), "Entire Order + Move");
+        assert!(combination_error(mv, cautious).is_some(), "Move + Entire Order");
+    }
+
+    #[test]
+    fn catalogue_ids_are_unique_and_aro_skills_are_not_entire_orders() {
+        for (i, s) in CATALOGUE.iter().enumerate() {
+            assert!(CATALOGUE[i + 1..].iter().all(|o| o.id != s.id), "{} twice", s.id);
+            assert!(!(s.aro && s.kind == EntireOrder), "{} is an Entire Order usable in ARO", s.id);
+        }
+        assert!(!find("move").expect("move").aro, "Move is not usable in ARO");
+        assert!(find("bs_attack").expect("bs").needs_lof);
+    }
+}

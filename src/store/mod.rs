@@ -1,0 +1,251 @@
+//! Game files: the setup plus its events, in JSON Lines — read, validate, append durably.
+//!
+//! Line 1 is the header `{"format": "sightline-game", "version": 1, "setup": {...}}`; every
+//! further line is one event (see [`crate::rules::Event`]). Appending writes one line and
+//! `fsync`s it, so a crash costs at most the event being written: on load, a torn last line (no
+//! final newline, not valid JSON) is reported and skipped, never fatal. Any other bad line is an
+//! error naming its line number and what is wrong with it.
+
+use crate::rules::{Event, Setup};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+/// The `format` value of a game file's header.
+pub const FORMAT: &str = "sightline-game";
+
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A game file's first line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// The game's setup.
+    pub setup: Setup,
+}
+
+/// An event read from a file, with its line number (1-based; the header is line 1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoggedEvent {
+    /// Line number in the file.
+    pub line: usize,
+    /// The event.
+    pub event: Event,
+}
+
+/// A torn last line: written partly when the program stopped; skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TornLine {
+    /// Its line number.
+    pub line: usize,
+    /// Its length in bytes.
+    pub bytes: usize,
+    /// Why it does not parse.
+    pub error: String,
+}
+
+/// A game file read into memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameFile {
+    /// The setup (from the header).
+    pub setup: Setup,
+    /// The events, in order.
+    pub events: Vec<LoggedEvent>,
+    /// A torn last line that was skipped, if any.
+    pub torn: Option<TornLine>,
+    /// Bytes of the file up to the end of the last good line.
+    pub good_len: usize,
+}
+
+/// Why a game file cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file cannot be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A line is not what it should be.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// Its number (1-based).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file already exists (a new game never overwrites one).
+    #[error("{0}: already exists; a new game is never written over an old one")]
+    Exists(PathBuf),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io { path: path.to_path_buf(), source }
+}
+
+/// Parse a game file's text.
+pub fn parse(text: &str) -> Result<GameFile, StoreError> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if c == '\n' {
+            lines.push((start, i, true));
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        lines.push((start, text.len(), false));
+    }
+    let mut header: Option<Header> = None;
+    let mut events = Vec::new();
+    let mut torn = None;
+    let mut good_len = 0;
+    let last = lines.len();
+    for (k, &(a, b, terminated)) in lines.iter().enumerate() {
+        let n = k + 1;
+        let raw = text[a..b].trim_end_matches('\r');
+        let is_last_unterminated = !terminated && n == last;
+        if header.is_none() {
+            match serde_json::from_str::<Header>(raw) {
+                Ok(h) => {
+                    if h.format != FORMAT {
+                        return Err(StoreError::Line {
+                            line: n,
+                            reason: format!("format is \"{}\", expected \"{FORMAT}\"", h.format),
+                        });
+                    }
+                    if h.version != VERSION {
+                        return Err(StoreError::Line {
+                            line: n,
+                            reason: format!("version {} (this build reads version {VERSION})", h.version),
+                        });
+                    }
+                    header = Some(h);
+                    good_len = if terminated { b + 1 } else { b };
+                }
+                Err(e) => return Err(StoreError::Line { line: n, reason: format!("header: {e}") }),
+            }
+            continue;
+        }
+        if raw.trim().is_empty() {
+            if terminated {
+                good_len = b + 1;
+            }
+            continue;
+        }
+        match serde_json::from_str::<Event>(raw) {
+            Ok(event) => {
+                events.push(LoggedEvent { line: n, event });
+                good_len = if terminated { b + 1 } else { b };
+            }
+            Err(e) if is_last_unterminated && (e.is_eof() || e.is_syntax()) => {
+                torn = Some(TornLine { line: n, bytes: raw.len(), error: e.to_string() });
+            }
+            Err(e) => return Err(StoreError::Line { line: n, reason: e.to_string() }),
+        }
+    }
+    let Some(h) = header else {
+        return Err(StoreError::Line { line: 1, reason: "empty file: no header".into() });
+    };
+    Ok(GameFile { setup: h.setup, events, torn, good_len })
+}
+
+/// Read a game file.
+pub fn load(path: &Path) -> Result<GameFile, StoreError> {
+    let mut text = String::new();
+    File::open(path).and_then(|mut f| f.read_to_string(&mut text)).map_err(io(path))?;
+    parse(&text)
+}
+
+/// Appends events to a game file, one fsynced line each.
+#[derive(Debug)]
+pub struct GameWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl GameWriter {
+    /// Start a new game file with its header; refuses to overwrite an existing file.
+    pub fn create(path: &Path, setup: &Setup) -> Result<Self, StoreError> {
+        let header = Header { format: FORMAT.into(), version: VERSION, setup: setup.clone() };
+        let line = serde_json::to_string(&header).map_err(|e| StoreError::Line { line: 1, reason: e.to_string() })?;
+        let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                StoreError::Exists(path.to_path_buf())
+            } else {
+                io(path)(e)
+            }
+        })?;
+        file.write_all(format!("{line}\n").as_bytes()).and_then(|()| file.sync_all()).map_err(io(path))?;
+        sync_dir(path);
+        Ok(Self { path: path.to_path_buf(), file })
+    }
+
+    /// Open an existing game file to append to it. A torn last line is cut off first (it was
+    /// never a whole event), so the next event starts on a line of its own. Returns the file as read.
+    pub fn open(path: &Path) -> Result<(Self, GameFile), StoreError> {
+        let game = load(path)?;
+        let file = OpenOptions::new().read(true).write(true).open(path).map_err(io(path))?;
+        let len = file.metadata().map_err(io(path))?.len();
+        if game.good_len as u64 != len {
+            file.set_len(game.good_len as u64).and_then(|()| file.sync_all()).map_err(io(path))?;
+        }
+        let mut file = file;
+        // Make sure the last good line ends with a newline.
+        if game.good_len > 0 {
+            let mut text = String::new();
+            File::open(path).and_then(|mut f| f.read_to_string(&mut text)).map_err(io(path))?;
+            if !text.ends_with('\n') {
+                file.write_all(b"\n").and_then(|()| file.sync_all()).map_err(io(path))?;
+            }
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(io(path))?;
+        Ok((Self { path: path.to_path_buf(), file }, game))
+    }
+
+    /// Append one event and fsync it.
+    pub fn append(&mut self, event: &Event) -> Result<(), StoreError> {
+        let line = serde_json::to_string(event).map_err(|e| StoreError::Line { line: 0, reason: e.to_string() })?;
+        self.file.write_all(format!("{line}\n").as_bytes()).and_then(|()| self.file.sync_data()).map_err(io(&self.path))
+    }
+}
+
+/// Rewrite a game file keeping only its first `keep` events (undo to an earlier event), safely:
+/// the new text goes to a temporary file beside it, is fsynced, then renamed over the old one.
+pub fn truncate_events(path: &Path, keep: usize) -> Result<GameFile, StoreError> {
+    let game = load(path)?;
+    let header = Header { format: FORMAT.into(), version: VERSION, setup: game.setup.clone() };
+    let mut text = serde_json::to_string(&header).map_err(|e| StoreError::Line { line: 1, reason: e.to_string() })?;
+    text.push('\n');
+    for e in game.events.iter().take(keep) {
+        text.push_str(
+            &serde_json::to_string(&e.event)
+                .map_err(|err| StoreError::Line { line: e.line, reason: err.to_string() })?,
+        );
+        text.push('\n');
+    }
+    let tmp = path.with_extension("jsonl.tmp");
+    let mut f = File::create(&tmp).map_err(io(&tmp))?;
+    f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))?;
+    sync_dir(path);
+    parse(&text)
+}
+
+/// fsync the directory holding `path`, so a new or renamed file survives a crash (best effort:
+/// not every platform can open a directory).
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
