@@ -1,0 +1,96 @@
+//! Helpers shared by the rules tests: small setups written as JSON, and apply-or-fail.
+
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use sightline::rules::{Event, Game, Rejection, Rule, Setup};
+
+/// A trooper entry.
+pub fn t(id: &str, x: f64, y: f64, facing: f64) -> Value {
+    json!({"id": id, "silhouette": 2, "points": 10, "position": {"x": x, "y": y, "facing": facing}})
+}
+
+/// `base` with extra fields merged in.
+pub fn with(mut base: Value, extra: Value) -> Value {
+    if let (Value::Object(b), Value::Object(e)) = (&mut base, extra) {
+        b.extend(e);
+    }
+    base
+}
+
+/// A setup from the two armies' groups (each a list of groups, each a list of troopers) and terrain.
+pub fn setup(a_groups: Vec<Vec<Value>>, b_groups: Vec<Vec<Value>>, terrain: Value) -> Value {
+    let army = |groups: Vec<Vec<Value>>| json!({"groups": groups.into_iter().map(|g| json!({"troopers": g})).collect::<Vec<_>>()});
+    json!({"table": {"width": 48, "depth": 48}, "terrain": terrain, "first": "A", "armies": {"A": army(a_groups), "B": army(b_groups)}})
+}
+
+/// Add Fireteams to a side of a setup.
+pub fn fireteams(mut s: Value, side: &str, teams: Value) -> Value {
+    s["armies"][side]["fireteams"] = teams;
+    s
+}
+
+/// A game from a setup value; panics with the setup error.
+pub fn game(setup: Value) -> Game {
+    let s: Setup = serde_json::from_value(setup).expect("setup JSON");
+    Game::new(s).unwrap_or_else(|e| panic!("setup rejected: {e}"))
+}
+
+/// Parse an event.
+pub fn ev(e: Value) -> Event {
+    serde_json::from_value(e.clone()).unwrap_or_else(|err| panic!("bad event {e}: {err}"))
+}
+
+/// Apply an event that must be accepted.
+#[track_caller]
+pub fn ok(g: &Game, e: Value) -> Game {
+    g.apply(&ev(e.clone())).unwrap_or_else(|r| panic!("{e} rejected: {r}"))
+}
+
+/// Apply an event that must be rejected under `rule`; the game must be unchanged.
+#[track_caller]
+pub fn no(g: &Game, e: Value, rule: Rule) -> Rejection {
+    match g.apply(&ev(e.clone())) {
+        Ok(_) => panic!("{e} accepted; expected a rejection under {}", rule.name()),
+        Err(r) => {
+            assert_eq!(r.rule, rule, "{e}: rejected under {:?} ({}), expected {:?}", r.rule, r.reason, rule);
+            r
+        }
+    }
+}
+
+/// Apply a list of events that must all be accepted.
+#[track_caller]
+pub fn run(g: &Game, events: Vec<Value>) -> Game {
+    let mut g = g.clone();
+    for e in events {
+        g = ok(&g, e);
+    }
+    g
+}
+
+/// Order Count (and skip an Impetuous Phase if there is one).
+pub fn start_orders(g: &Game) -> Game {
+    let g = ok(g, json!({"type": "order_count"}));
+    if g.phase() == sightline::rules::Phase::Impetuous { ok(&g, json!({"type": "end_impetuous_phase"})) } else { g }
+}
+
+/// Ids of the troopers that may declare an ARO now.
+pub fn eligible(g: &Game) -> Vec<String> {
+    g.order().map(|o| o.eligible_now().into_iter().map(|(id, _)| id.clone()).collect()).unwrap_or_default()
+}
+
+/// The reasons of one eligible trooper, as their JSON tags ("lof", "zoc", ...).
+pub fn reasons(g: &Game, id: &str) -> Vec<String> {
+    let Some(o) = g.order() else { return Vec::new() };
+    o.eligible_now()
+        .into_iter()
+        .filter(|(t, _)| *t == id)
+        .flat_map(|(_, rs)| rs.iter().map(|r| serde_json::to_value(r).expect("json")["why"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+/// Lieutenant ability.
+pub fn lt(v: Value) -> Value {
+    with(v, json!({"abilities": ["lieutenant"]}))
+}
