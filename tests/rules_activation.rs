@@ -57,18 +57,26 @@ fn structure_of_an_order_never_two_short_skills() {
 
 #[test]
 fn structure_of_an_order_entire_order_cannot_be_combined() {
-    let cautious = json!({"type": "declare", "skill": "cautious_movement", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
+    let cautious =
+        json!({"type": "declare", "skill": "cautious_movement", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
     let g = run(&activated(), vec![cautious, close()]);
     assert_eq!(g.order().map(|o| o.step), Some(OrderStep::Resolution), "no second skill after an Entire Order");
     no(&g, mv([10.0, 12.0]), Rule::StructureOfAnOrder);
     // and an Entire Order as the second skill
     let g = run(&activated(), vec![mv([10.0, 12.0]), close()]);
-    no(&g, json!({"type": "declare", "skill": "climb", "moves": [{"trooper": "a", "route": [[10, 13]]}]}), Rule::StructureOfAnOrder);
+    no(
+        &g,
+        json!({"type": "declare", "skill": "climb", "moves": [{"trooper": "a", "route": [[10, 13]]}]}),
+        Rule::StructureOfAnOrder,
+    );
 }
 
 #[test]
 fn order_expenditure_sequence_move_places_the_trooper_at_the_end_of_its_route() {
-    let g = ok(&activated(), json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": [[12, 10], [12, 16]]}]}));
+    let g = ok(
+        &activated(),
+        json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": [[12, 10], [12, 16]]}]}),
+    );
     let p = g.trooper("a").and_then(|t| t.position).expect("on the table");
     assert_eq!((p.x, p.y), (12.0, 16.0));
     assert_eq!(p.facing, 90.0, "faces along its last leg");
@@ -103,7 +111,14 @@ fn aro_zoc_without_lof_allows_only_skills_that_need_no_lof() {
 #[test]
 fn aro_second_window_only_for_troopers_not_eligible_in_the_first() {
     // First move: still hidden from `hidden`; second move: out past the wall's end, into its LoF.
-    let g = run(&activated(), vec![mv([10.0, 12.0]), json!({"type": "declare_aro", "trooper": "sees", "skill": "bs_attack", "target": "a"}), close()]);
+    let g = run(
+        &activated(),
+        vec![
+            mv([10.0, 12.0]),
+            json!({"type": "declare_aro", "trooper": "sees", "skill": "bs_attack", "target": "a"}),
+            close(),
+        ],
+    );
     assert_eq!(g.order().map(|o| o.lost.clone()), Some(vec!["near".to_string()]));
     let g = ok(&g, mv([25.0, 25.0]));
     assert_eq!(eligible(&g), vec!["hidden"], "sees already reacted; near lost its ARO in window 1");
@@ -148,7 +163,11 @@ fn aro_troopers_cannot_react_to_aros() {
     let g = ok(&activated(), mv([10.0, 12.0]));
     no(&g, json!({"type": "declare_aro", "trooper": "a2", "skill": "dodge", "target": "a"}), Rule::Aro);
     // and nobody reacts outside an ARO window
-    no(&activated(), json!({"type": "declare_aro", "trooper": "sees", "skill": "dodge", "target": "a"}), Rule::OrderExpenditure);
+    no(
+        &activated(),
+        json!({"type": "declare_aro", "trooper": "sees", "skill": "dodge", "target": "a"}),
+        Rule::OrderExpenditure,
+    );
 }
 
 #[test]
@@ -200,7 +219,10 @@ fn aro_hacking_area_through_a_repeater() {
         ]],
         json!([]),
     );
-    let g = run(&start_orders(&game(s)), vec![json!({"type": "activate", "source": "regular", "troopers": ["a"]}), mv([10.0, 12.0])]);
+    let g = run(
+        &start_orders(&game(s)),
+        vec![json!({"type": "activate", "source": "regular", "troopers": ["a"]}), mv([10.0, 12.0])],
+    );
     assert_eq!(reasons(&g, "hacker"), vec!["hacking_area"]);
     ok(&g, json!({"type": "declare_aro", "trooper": "hacker", "skill": "hacking", "target": "a"}));
     no(&g, json!({"type": "declare_aro", "trooper": "hacker", "skill": "bs_attack", "target": "a"}), Rule::LineOfFire);

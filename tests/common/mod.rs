@@ -86,7 +86,9 @@ pub fn reasons(g: &Game, id: &str) -> Vec<String> {
     o.eligible_now()
         .into_iter()
         .filter(|(t, _)| *t == id)
-        .flat_map(|(_, rs)| rs.iter().map(|r| serde_json::to_value(r).expect("json")["why"].as_str().unwrap_or("").to_string()))
+        .flat_map(|(_, rs)| {
+            rs.iter().map(|r| serde_json::to_value(r).expect("json")["why"].as_str().unwrap_or("").to_string())
+        })
         .collect()
 }
 

@@ -1,0 +1,307 @@
+//! Seed 003 (Fireteam Integrity) and digest §7 (Fireteams: types, Coherency, Active and Reactive
+//! Turn, Cancellation, bonuses): one scenario test per rule statement.
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use sightline::geometry::Side;
+use sightline::rules::{Game, Rule};
+
+fn activate(source: &str, ids: &[&str]) -> Value {
+    json!({"type": "activate", "source": source, "troopers": ids})
+}
+
+fn close() -> Value {
+    json!({"type": "close_aro_window"})
+}
+
+fn aro(who: &str, skill: &str, target: &str) -> Value {
+    json!({"type": "declare_aro", "trooper": who, "skill": skill, "target": target})
+}
+
+fn members(g: &Game, side: Side, id: &str) -> Vec<String> {
+    g.fireteams(side).iter().find(|f| f.id == id).map(|f| f.members.clone()).unwrap_or_default()
+}
+
+/// A: a Core (l, m1, m2, m3) plus an Irregular member-to-be and the Lieutenant apart.
+/// B: a Core of five facing A across open table (LoF, no ZoC), and its Lieutenant far away.
+fn base() -> Value {
+    let s = setup(
+        vec![vec![
+            with(t("l", 10.0, 10.0, 90.0), json!({"abilities": ["nco"]})),
+            t("m1", 12.0, 10.0, 90.0),
+            with(t("m2", 14.0, 10.0, 90.0), json!({"training": "irregular"})),
+            lt(t("m3", 16.0, 10.0, 90.0)),
+            t("x", 40.0, 2.0, 90.0),
+        ]],
+        vec![vec![
+            t("b1", 8.0, 30.0, 270.0),
+            t("b2", 11.0, 30.0, 270.0),
+            t("b3", 14.0, 30.0, 270.0),
+            t("b4", 17.0, 30.0, 270.0),
+            t("b5", 20.0, 30.0, 270.0),
+            lt(t("blt", 46.0, 46.0, 0.0)),
+        ]],
+        json!([]),
+    );
+    let s = fireteams(s, "A", json!([{"id": "fa", "kind": "core", "leader": "l", "members": ["l", "m1", "m2", "m3"]}]));
+    fireteams(s, "B", json!([{"id": "fb", "kind": "core", "leader": "b1", "members": ["b1", "b2", "b3", "b4", "b5"]}]))
+}
+
+fn counted() -> Game {
+    start_orders(&game(base()))
+}
+
+fn idle_order(g: &Game, source: &str, who: &str, outcomes: Value) -> Game {
+    run(
+        g,
+        vec![
+            activate(source, &[who]),
+            json!({"type": "declare", "skill": "idle"}),
+            close(),
+            json!({"type": "resolve", "outcomes": outcomes}),
+        ],
+    )
+}
+
+/// The B Fireteam's AROs against an Order of `x`, which walks into their view.
+fn b_reacts(arosv: Vec<Value>, choice: Option<Value>) -> Result<Game, sightline::rules::Rejection> {
+    let g = run(
+        &counted(),
+        vec![
+            activate("regular", &["x"]),
+            json!({"type": "declare", "skill": "move", "moves": [{"trooper": "x", "route": [[30, 14]]}]}),
+        ],
+    );
+    let g = run(&g, arosv);
+    let mut close = json!({"type": "close_aro_window"});
+    if let Some(c) = choice {
+        close["fireteam_aro"] = c;
+    }
+    g.apply(&ev(close))
+}
+
+#[test]
+fn fireteam_one_order_activates_every_member() {
+    let g = ok(&counted(), activate("regular", &["l"]));
+    let o = g.order().expect("order");
+    assert_eq!(o.troopers, vec!["l", "m1", "m2", "m3"]);
+    assert_eq!(o.fireteam.as_deref(), Some("fa"));
+    assert_eq!(g.pool(Side::A, 0), 3, "one Regular Order for all four (l, m1, m3, x in the pool; m2 is Irregular)");
+}
+
+#[test]
+fn fireteam_leader_may_use_an_nco_lieutenant_order_for_the_team() {
+    let g = ok(&counted(), activate("lieutenant", &["l"]));
+    assert_eq!(g.order().map(|o| o.troopers.len()), Some(4));
+}
+
+#[test]
+fn integrity_isolated_or_null_member_leaves_and_the_bonus_is_recounted() {
+    let g = idle_order(&counted(), "regular", "x", json!([{"type": "enter", "trooper": "m1", "state": "isolated"}]));
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m2", "m3"]);
+    let g = idle_order(&g, "regular", "x", json!([{"type": "enter", "trooper": "m3", "state": "unconscious"}]));
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m2"]);
+    let bonus = sightline::rules::fireteam::bonuses(2);
+    assert_eq!(bonus.len(), 1, "two members: only activating together");
+}
+
+#[test]
+fn integrity_irregular_member_spending_its_own_order_leaves() {
+    let g = ok(&counted(), activate("irregular", &["m2"]));
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m1", "m3"]);
+    // ... and is not activated by the Fireteam's next Order: inactive for ARO purposes.
+    let g = run(&g, vec![json!({"type": "declare", "skill": "idle"}), close(), json!({"type": "resolve"})]);
+    let g = ok(&g, activate("regular", &["l"]));
+    assert_eq!(g.order().map(|o| o.troopers.clone()), Some(vec!["l".into(), "m1".into(), "m3".into()]));
+    let g = ok(&g, json!({"type": "declare", "skill": "move", "moves": [{"trooper": "l", "route": [[10, 12]]}]}));
+    no(&g, aro("b1", "bs_attack", "m2"), Rule::Aro);
+}
+
+#[test]
+fn integrity_lieutenant_spending_the_lieutenant_order_leaves() {
+    let g = ok(&counted(), activate("lieutenant", &["m3"]));
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m1", "m2"]);
+    assert_eq!(g.order().map(|o| o.troopers.clone()), Some(vec!["m3".to_string()]));
+}
+
+#[test]
+fn integrity_marker_state_and_suppressive_fire_leave() {
+    let g = idle_order(&counted(), "regular", "x", json!([{"type": "enter", "trooper": "m1", "state": "camouflaged"}]));
+    assert!(!members(&g, Side::A, "fa").contains(&"m1".to_string()));
+    // B (second player) puts a member of its Fireteam into Suppressive Fire by Strategic Use.
+    let g = ok(&counted(), json!({"type": "strategic_command_token", "use": "suppressive_fire", "trooper": "b3"}));
+    assert!(!members(&g, Side::B, "fb").contains(&"b3".to_string()));
+}
+
+#[test]
+fn integrity_out_of_coherency_at_the_end_of_the_order_leaves() {
+    let g = run(
+        &counted(),
+        vec![
+            activate("regular", &["l"]),
+            json!({"type": "declare", "skill": "move", "moves": [
+                {"trooper": "l", "route": [[10, 12]]},
+                {"trooper": "m1", "route": [[30, 2]]}
+            ]}),
+        ],
+    );
+    assert!(members(&g, Side::A, "fa").contains(&"m1".to_string()), "still a member until the end-of-Order check");
+    let g = run(&g, vec![close(), json!({"type": "resolve"})]);
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m2", "m3"]);
+    assert_eq!(g.fireteams(Side::A)[0].left, vec!["m1"]);
+}
+
+#[test]
+fn integrity_rejoin_at_the_next_order_count_when_in_coherency() {
+    let g = run(
+        &counted(),
+        vec![
+            activate("regular", &["l"]),
+            json!({"type": "declare", "skill": "move", "moves": [{"trooper": "m1", "route": [[30, 2]]}]}),
+            close(),
+            json!({"type": "resolve"}),
+            // m1 walks back on its own (it is no longer a member).
+            activate("regular", &["m1"]),
+            json!({"type": "declare", "skill": "move", "moves": [{"trooper": "m1", "route": [[12, 8]]}]}),
+            close(),
+            json!({"type": "resolve"}),
+        ],
+    );
+    assert!(!members(&g, Side::A, "fa").contains(&"m1".to_string()), "no rejoin mid-turn");
+    let g = run(&g, vec![json!({"type": "end_turn"}), json!({"type": "order_count"}), json!({"type": "end_turn"})]);
+    let g = ok(&g, json!({"type": "order_count"}));
+    assert!(members(&g, Side::A, "fa").contains(&"m1".to_string()), "rejoined at the Order Count");
+}
+
+#[test]
+fn fireteam_aro_majority_rule_the_different_member_leaves() {
+    // Three of five declare: two BS Attack, one Dodge -> b4 leaves.
+    let g = b_reacts(vec![aro("b1", "bs_attack", "x"), aro("b2", "bs_attack", "x"), aro("b4", "dodge", "x")], None)
+        .expect("majority: no choice needed");
+    assert_eq!(members(&g, Side::B, "fb"), vec!["b1", "b2", "b3", "b5"]);
+    assert_eq!(g.order().and_then(|o| o.fireteam_aro.get("fb").cloned()).as_deref(), Some("bs_attack"));
+}
+
+#[test]
+fn fireteam_aro_no_majority_the_player_chooses() {
+    let arosv = vec![aro("b2", "bs_attack", "x"), aro("b3", "dodge", "x"), aro("b4", "discover", "x")];
+    let r = b_reacts(arosv.clone(), None).expect_err("must choose");
+    assert_eq!(r.rule, Rule::Fireteams);
+    assert!(r.reason.contains("no majority"), "{}", r.reason);
+    let g = b_reacts(arosv, Some(json!({"fb": "dodge"}))).expect("chosen");
+    assert_eq!(members(&g, Side::B, "fb"), vec!["b1", "b3", "b5"]);
+}
+
+#[test]
+fn fireteam_cancelled_when_the_leaders_aro_differs() {
+    let g = b_reacts(vec![aro("b1", "dodge", "x"), aro("b2", "bs_attack", "x"), aro("b3", "bs_attack", "x")], None)
+        .expect("accepted");
+    assert!(g.fireteams(Side::B)[0].cancel_at_end_of_order.is_some(), "cancelled at the end of the Order");
+    let g = ok(&g, json!({"type": "resolve"}));
+    assert!(g.fireteams(Side::B).is_empty());
+}
+
+#[test]
+fn fireteam_reactive_bonus_three_members_burst_two() {
+    let g = b_reacts(vec![aro("b1", "bs_attack", "x")], None).expect("accepted");
+    let d = &g.order().expect("order").declared[0];
+    assert_eq!(d.burst, 2, "a reactive Fireteam of 3+ adds +1 Burst to every member");
+}
+
+#[test]
+fn fireteam_cancelled_when_reduced_to_one_member_or_the_leader_goes_null() {
+    let g = idle_order(
+        &counted(),
+        "regular",
+        "x",
+        json!([
+            {"type": "enter", "trooper": "m1", "state": "dead"},
+            {"type": "enter", "trooper": "m2", "state": "dead"},
+            {"type": "enter", "trooper": "m3", "state": "dead"}
+        ]),
+    );
+    assert!(g.fireteams(Side::A).is_empty(), "one member left: cancelled");
+    let g = idle_order(&counted(), "regular", "x", json!([{"type": "enter", "trooper": "l", "state": "unconscious"}]));
+    assert!(g.fireteams(Side::A).is_empty(), "the Team Leader went Null");
+}
+
+#[test]
+fn fireteam_members_cannot_be_part_of_coordinated_orders() {
+    let r = no(&counted(), activate("coordinated", &["x", "m1"]), Rule::CoordinatedOrder);
+    assert!(r.reason.contains("Fireteam member"));
+}
+
+#[test]
+fn fireteam_created_with_a_command_token_a_second_core_cancels_the_first() {
+    let g = game(base());
+    let g = ok(&g, json!({"type": "cancel_fireteam", "id": "fa"}));
+    assert!(g.fireteams(Side::A).is_empty(), "voluntary cancellation costs nothing");
+    assert_eq!(g.command_tokens(Side::A), 4);
+    let g =
+        ok(&g, json!({"type": "create_fireteam", "id": "duo", "kind": "duo", "leader": "l", "members": ["l", "m1"]}));
+    assert_eq!(g.command_tokens(Side::A), 3);
+    let g =
+        ok(&g, json!({"type": "create_fireteam", "id": "c1", "kind": "core", "leader": "m2", "members": ["m2", "m3"]}));
+    no(
+        &g,
+        json!({"type": "create_fireteam", "id": "c2", "kind": "core", "leader": "x", "members": ["x", "m1"]}),
+        Rule::Fireteams,
+    );
+    // x is 30" away: not in Coherency.
+    let r = no(
+        &g,
+        json!({"type": "create_fireteam", "id": "c3", "kind": "haris", "leader": "x", "members": ["x", "l", "m1"]}),
+        Rule::Fireteams,
+    );
+    assert!(r.reason.contains("already in a Fireteam") || r.reason.contains("Coherency"), "{}", r.reason);
+    // Cancelling the Duo frees l and m1 for a new Core, which cancels c1 (Fireteam Cancellation case 5).
+    let g = ok(&g, json!({"type": "cancel_fireteam", "id": "duo"}));
+    let g =
+        ok(&g, json!({"type": "create_fireteam", "id": "c4", "kind": "core", "leader": "l", "members": ["l", "m1"]}));
+    let ids: Vec<&str> = g.fireteams(Side::A).iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, vec!["c4"]);
+    // Creating is Executive Use: only at the start of the Tactical Phase.
+    let g = ok(&g, json!({"type": "order_count"}));
+    no(
+        &g,
+        json!({"type": "create_fireteam", "id": "d2", "kind": "duo", "leader": "m2", "members": ["m2", "m3"]}),
+        Rule::CommandTokens,
+    );
+}
+
+#[test]
+fn fireteam_type_sizes() {
+    let g = game(base());
+    let g = ok(&g, json!({"type": "cancel_fireteam", "id": "fa"}));
+    no(
+        &g,
+        json!({"type": "create_fireteam", "id": "d", "kind": "duo", "leader": "l", "members": ["l", "m1", "m2"]}),
+        Rule::Fireteams,
+    );
+    no(
+        &g,
+        json!({"type": "create_fireteam", "id": "h", "kind": "haris", "leader": "l", "members": ["l", "m1", "m2", "m3"]}),
+        Rule::Fireteams,
+    );
+    no(
+        &g,
+        json!({"type": "create_fireteam", "id": "c", "kind": "core", "leader": "l", "members": ["l"]}),
+        Rule::Fireteams,
+    );
+}
+
+#[test]
+fn fireteam_leader_can_change_between_orders() {
+    let g = ok(&counted(), json!({"type": "change_leader", "fireteam": "fa", "leader": "m1"}));
+    let g = ok(&g, activate("regular", &["m1"]));
+    assert_eq!(g.order().map(|o| o.troopers.len()), Some(4), "the new leader activates the team");
+    no(&g, json!({"type": "change_leader", "fireteam": "fa", "leader": "l"}), Rule::OrderExpenditure);
+}
+
+#[test]
+fn fireteam_solo_activation_of_a_member_takes_it_out() {
+    let g = ok(&counted(), activate("regular", &["m1"]));
+    assert_eq!(g.order().map(|o| o.troopers.clone()), Some(vec!["m1".to_string()]));
+    assert!(!members(&g, Side::A, "fa").contains(&"m1".to_string()));
+}
