@@ -2061,7 +2061,11 @@ impl Game {
                     ),
                 );
             }
-            Some(id) => *self.lieutenant.get_mut(side) = Some(id.to_string()),
+            Some(id) => {
+                // The new Lieutenant ends Loss of Lieutenant (digest §4).
+                *self.lieutenant.get_mut(side) = Some(id.to_string());
+                *self.loss_of_lieutenant.get_mut(side) = false;
+            }
             None if may_name && !candidates.is_empty() => {
                 return reject(
                     Rule::LossOfLieutenant,

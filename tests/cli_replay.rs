@@ -1,0 +1,156 @@
+//! `sightline replay` on the shipped example games, and on malformed game files.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// Run `sightline replay` with `args`: (exit code, stdout lines as JSON, stderr).
+fn replay(args: &[&str]) -> (i32, Vec<Value>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline")).arg("replay").args(args).output().expect("run sightline");
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect();
+    (out.status.code().unwrap_or(-1), lines, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn path(name: &str) -> String {
+    fixture(name).to_string_lossy().into_owned()
+}
+
+fn eligible(line: &Value) -> Vec<String> {
+    line["state"]["order"]["eligible_aros"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["trooper"].as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn full_order_with_aros_in_both_windows() {
+    let (code, lines, _) = replay(&[&path("full-order-aros.jsonl")]);
+    assert_eq!(code, 0);
+    assert!(lines.iter().all(|l| l["result"] == "accepted"));
+    // After the first Move: the haris, hacker (through its Repeater) and others may react; b3 may not.
+    let w1 = eligible(&lines[3]);
+    assert!(w1.contains(&"b1".into()) && w1.contains(&"b_hack".into()) && !w1.contains(&"b3".into()), "{w1:?}");
+    let hack = lines[3]["state"]["order"]["eligible_aros"]
+        .as_array()
+        .and_then(|a| a.iter().find(|e| e["trooper"] == "b_hack"))
+        .cloned()
+        .expect("b_hack eligible");
+    assert!(hack["reasons"].as_array().is_some_and(|r| r.iter().any(|r| r["why"] == "hacking_area" && r["via"] == "b_rep")));
+    // Window 2: only b3, which could not react in window 1.
+    assert_eq!(lines[9]["state"]["order"]["step"], "aro_window2");
+    assert_eq!(eligible(&lines[9]), vec!["b3"]);
+    let lost = lines[8]["state"]["order"]["lost_aros"].as_array().map(|a| a.len()).unwrap_or(0);
+    assert!(lost >= 2, "eligible troopers that did not declare lost their ARO");
+    // Resolution: b2 Unconscious leaves the haris.
+    let last = lines.last().expect("lines");
+    assert_eq!(last["state"]["fireteams"]["B"][0]["members"], serde_json::json!(["b1", "b3"]));
+    assert_eq!(last["state"]["order"], Value::Null);
+}
+
+#[test]
+fn a_fireteam_losing_members() {
+    let (code, lines, _) = replay(&[&path("fireteam-loses-member.jsonl")]);
+    assert_eq!(code, 0);
+    assert_eq!(lines[5]["state"]["fireteams"]["A"][0]["members"], serde_json::json!(["a1", "a2"]), "a3 out of Coherency");
+    assert_eq!(lines[5]["state"]["fireteams"]["A"][0]["left"], serde_json::json!(["a3"]));
+    assert_eq!(lines[9]["state"]["fireteams"]["A"], serde_json::json!([]), "a2 Unconscious: one member left, cancelled");
+}
+
+#[test]
+fn loss_of_lieutenant_walkthrough() {
+    let (code, lines, _) = replay(&[&path("loss-of-lieutenant.jsonl")]);
+    assert_eq!(code, 0);
+    let count_b = &lines[8]["state"];
+    assert_eq!(count_b["loss_of_lieutenant"]["B"], true);
+    assert_eq!(count_b["pools"]["B"], serde_json::json!([0]), "everyone Irregular");
+    assert_eq!(count_b["held_orders"]["B"]["lieutenant"]["orders"], 0);
+    let last = &lines.last().expect("lines")["state"];
+    assert_eq!(last["loss_of_lieutenant"]["B"], false);
+    assert_eq!(last["held_orders"]["B"]["lieutenant"]["usable_by"], serde_json::json!(["b3"]));
+}
+
+#[test]
+fn rejected_declarations_name_the_rule_and_replay_goes_on() {
+    let (code, lines, _) = replay(&[&path("rejected-declaration.jsonl")]);
+    assert_eq!(code, 1, "exit 1 when any event was rejected");
+    let rejected: Vec<&Value> = lines.iter().filter(|l| l["result"] == "rejected").collect();
+    assert_eq!(rejected.len(), 2);
+    assert_eq!(rejected[0]["rule"], "Line of Fire");
+    assert_eq!(rejected[1]["rule"], "Structure of an Order");
+    assert_eq!(lines.last().expect("lines")["result"], "accepted", "replay goes on past a rejection");
+}
+
+#[test]
+fn at_n_prints_the_full_state_after_event_n() {
+    let (code, lines, _) = replay(&[&path("full-order-aros.jsonl"), "--at", "4"]);
+    assert_eq!(code, 0);
+    assert_eq!(lines.len(), 1);
+    let s = &lines[0];
+    assert_eq!(s["event"]["index"], 4);
+    let a1 = s["troopers"].as_array().and_then(|t| t.iter().find(|t| t["id"] == "a1")).expect("a1");
+    assert_eq!(a1["position"]["y"], 18.0, "placed at the end of its declared route");
+    let (_, before, _) = replay(&[&path("full-order-aros.jsonl"), "--at", "0"]);
+    assert_eq!(before[0]["phase"], "tactical");
+    let (code, _, err) = replay(&[&path("full-order-aros.jsonl"), "--at", "99"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--at 99"), "{err}");
+}
+
+#[test]
+fn torn_last_line_is_reported_and_skipped() {
+    let (code, lines, err) = replay(&[&path("torn-last-line.jsonl")]);
+    assert_eq!(code, 0);
+    assert_eq!(lines.len(), 3);
+    assert!(err.contains("line 5") && err.contains("torn"), "{err}");
+}
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+fn header() -> String {
+    std::fs::read_to_string(fixture("full-order-aros.jsonl")).expect("fixture").lines().next().expect("header").to_string()
+}
+
+#[test]
+fn malformed_game_files_name_the_line_and_field() {
+    let h = header();
+    // A bad event in the middle (not the last line): an error with its line number.
+    let p = write_temp("bad-middle.jsonl", &format!("{h}\n{{\"type\":\"order_count\"}}\n{{\"type\":\"activate\",\"source\":\"bribe\",\"troopers\":[\"a1\"]}}\n{{\"type\":\"end_turn\"}}\n"));
+    let (code, _, err) = replay(&[&p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 3") && err.contains("bribe"), "{err}");
+    // A missing field.
+    let p = write_temp("missing.jsonl", &format!("{h}\n{{\"type\":\"declare\"}}\n"));
+    let (code, _, err) = replay(&[&p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2") && err.contains("skill"), "{err}");
+    // A bad header.
+    let p = write_temp("bad-header.jsonl", "{\"format\":\"something-else\",\"version\":1}\n");
+    let (code, _, err) = replay(&[&p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1"), "{err}");
+    // A setup that breaks the army rules: named with its field.
+    let bad = h.replacen("\"id\": \"a1\"", "\"id\": \"a1\", \"abilities\": [\"lieutenant\"]", 1);
+    let p = write_temp("two-lts.jsonl", &format!("{bad}\n"));
+    let (code, _, err) = replay(&[&p.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 1") && err.contains("two Lieutenants"), "{err}");
+    // An empty file, and a file that is not there.
+    let p = write_temp("empty.jsonl", "");
+    assert_eq!(replay(&[&p.to_string_lossy()]).0, 2);
+    let (code, _, err) = replay(&["/nonexistent/game.jsonl"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/game.jsonl"), "{err}");
+}

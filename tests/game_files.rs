@@ -1,0 +1,108 @@
+//! Game files: durable appends, crash recovery (a torn last line), undo by truncation.
+
+use sightline::rules::{Event, Game, Setup};
+use sightline::store::{self, GameWriter, StoreError};
+use std::io::Write as _;
+use std::path::PathBuf;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-store-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("game.jsonl")
+}
+
+fn setup() -> Setup {
+    Setup::from_json(sightline::rules::EXAMPLE_SETUP_JSON).expect("setup")
+}
+
+fn events() -> Vec<Event> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/full-order-aros.jsonl")).expect("fixture");
+    store::parse(&text).expect("parses").events.into_iter().map(|e| e.event).collect()
+}
+
+#[test]
+fn appended_events_read_back_in_order_and_replay_to_the_same_game() {
+    let p = temp("append");
+    let mut w = GameWriter::create(&p, &setup()).expect("create");
+    let evs = events();
+    for e in &evs {
+        w.append(e).expect("append");
+    }
+    let file = store::load(&p).expect("load");
+    assert_eq!(file.events.iter().map(|e| e.event.clone()).collect::<Vec<_>>(), evs);
+    assert_eq!(file.events[0].line, 2, "the header is line 1");
+    let (a, _) = Game::replay(setup(), &evs).expect("replay");
+    let (b, _) = Game::replay(file.setup, &evs).expect("replay");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_new_game_never_overwrites_an_old_one() {
+    let p = temp("exists");
+    GameWriter::create(&p, &setup()).expect("create");
+    assert!(matches!(GameWriter::create(&p, &setup()), Err(StoreError::Exists(_))));
+}
+
+#[test]
+fn a_torn_last_line_is_cut_off_before_appending_again() {
+    let p = temp("torn");
+    let mut w = GameWriter::create(&p, &setup()).expect("create");
+    let evs = events();
+    for e in &evs[..3] {
+        w.append(e).expect("append");
+    }
+    drop(w);
+    // A crash in the middle of writing event 4.
+    let mut f = std::fs::OpenOptions::new().append(true).open(&p).expect("open");
+    f.write_all(br#"{"type":"declare","skill":"mo"#).expect("write");
+    drop(f);
+    let file = store::load(&p).expect("a torn last line is not fatal");
+    assert_eq!(file.events.len(), 3);
+    assert_eq!(file.torn.as_ref().map(|t| t.line), Some(5));
+    let (mut w, read) = GameWriter::open(&p).expect("reopen");
+    assert_eq!(read.events.len(), 3);
+    w.append(&evs[3]).expect("append");
+    let file = store::load(&p).expect("load");
+    assert!(file.torn.is_none());
+    assert_eq!(file.events.len(), 4);
+    assert_eq!(file.events[3].event, evs[3]);
+}
+
+#[test]
+fn a_bad_line_that_is_not_the_last_is_an_error_with_its_number() {
+    let p = temp("bad");
+    let mut w = GameWriter::create(&p, &setup()).expect("create");
+    w.append(&Event::OrderCount).expect("append");
+    drop(w);
+    let mut f = std::fs::OpenOptions::new().append(true).open(&p).expect("open");
+    f.write_all(b"{\"type\":\"order_count\"\n{\"type\":\"end_turn\"}\n").expect("write");
+    drop(f);
+    match store::load(&p) {
+        Err(StoreError::Line { line, .. }) => assert_eq!(line, 3),
+        other => panic!("expected a line error, got {other:?}"),
+    }
+    // A complete (newline-terminated) last line that is bad is an error too, not a torn line.
+    let p = temp("bad-last");
+    let w = GameWriter::create(&p, &setup()).expect("create");
+    drop(w);
+    std::fs::OpenOptions::new().append(true).open(&p).expect("open").write_all(b"{\"type\":\"jump_for_joy\"}\n").expect("write");
+    assert!(matches!(store::load(&p), Err(StoreError::Line { line: 2, .. })));
+}
+
+#[test]
+fn undo_truncates_the_log_safely() {
+    let p = temp("undo");
+    let mut w = GameWriter::create(&p, &setup()).expect("create");
+    let evs = events();
+    for e in &evs {
+        w.append(e).expect("append");
+    }
+    drop(w);
+    let file = store::truncate_events(&p, 4).expect("truncate");
+    assert_eq!(file.events.len(), 4);
+    let again = store::load(&p).expect("load");
+    assert_eq!(again.events.len(), 4);
+    let (g, _) = Game::replay(again.setup, &evs[..4]).expect("replay");
+    assert_eq!(g.order().map(|o| o.step), Some(sightline::rules::OrderStep::AroWindow1));
+}

@@ -1,0 +1,94 @@
+//! Setup validation (issue 3 "The model"): a setup becomes a game only if it follows the army rules,
+//! and the error names the field and the rule.
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use sightline::rules::{Game, Setup};
+
+fn error(s: Value) -> String {
+    let s: Setup = serde_json::from_value(s).expect("setup JSON");
+    match Game::new(s) {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn ten(prefix: &str, n: usize) -> Vec<Value> {
+    (0..n).map(|i| t(&format!("{prefix}{i}"), 2.0 + i as f64 * 3.0, 2.0, 90.0)).collect()
+}
+
+fn b() -> Vec<Vec<Value>> {
+    vec![vec![lt(t("blt", 40.0, 40.0, 0.0))]]
+}
+
+#[test]
+fn combat_group_of_eleven_is_refused_peripherals_do_not_count() {
+    let mut g = ten("a", 11);
+    g[0] = lt(g[0].clone());
+    let e = error(setup(vec![g], b(), json!([])));
+    assert!(e.contains("armies.A.groups[0]") && e.contains("11 troopers"), "{e}");
+    let mut g = ten("a", 10);
+    g[0] = lt(g[0].clone());
+    g.push(with(t("bot", 40.0, 10.0, 0.0), json!({"peripheral_of": "a1", "silhouette": 1})));
+    game(setup(vec![g], b(), json!([])));
+}
+
+#[test]
+fn two_lieutenants_or_none_are_refused() {
+    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0)), lt(t("y", 6.0, 2.0, 0.0))]], b(), json!([])));
+    assert!(e.contains("two Lieutenants (x, y)"), "{e}");
+    let e = error(setup(vec![vec![t("x", 2.0, 2.0, 0.0)]], b(), json!([])));
+    assert!(e.contains("armies.A") && e.contains("no Lieutenant"), "{e}");
+}
+
+#[test]
+fn a_peripheral_without_its_controller_is_refused() {
+    let g = vec![lt(t("x", 2.0, 2.0, 0.0)), with(t("bot", 6.0, 2.0, 0.0), json!({"peripheral_of": "ghost"}))];
+    let e = error(setup(vec![g], b(), json!([])));
+    assert!(e.contains("\"bot\".peripheral_of") && e.contains("without a Controller"), "{e}");
+    // and a Controller in another Combat Group
+    let e = error(setup(
+        vec![vec![lt(t("x", 2.0, 2.0, 0.0))], vec![with(t("bot", 6.0, 2.0, 0.0), json!({"peripheral_of": "x"}))]],
+        b(),
+        json!([]),
+    ));
+    assert!(e.contains("same army and Combat Group"), "{e}");
+}
+
+#[test]
+fn fireteams_that_break_their_types_limits_are_refused() {
+    let mut g = ten("a", 6);
+    g[0] = lt(g[0].clone());
+    let s = setup(vec![g], b(), json!([]));
+    let e = error(fireteams(s.clone(), "A", json!([{"id": "d", "kind": "duo", "leader": "a1", "members": ["a1", "a2", "a3"]}])));
+    assert!(e.contains("fireteams[0]") && e.contains("3 members; a Duo Fireteam has 2 to 2"), "{e}");
+    let e = error(fireteams(s.clone(), "A", json!([{"id": "c", "kind": "core", "leader": "a1", "members": ["a1", "a2", "a3", "a4", "a5", "a0"]}])));
+    assert!(e.contains("6 members"), "{e}");
+    let e = error(fireteams(s.clone(), "A", json!([
+        {"id": "c1", "kind": "core", "leader": "a1", "members": ["a1", "a2"]},
+        {"id": "c2", "kind": "core", "leader": "a3", "members": ["a3", "a4"]}
+    ])));
+    assert!(e.contains("more than 1 Core"), "{e}");
+    let e = error(fireteams(s.clone(), "A", json!([
+        {"id": "d1", "kind": "duo", "leader": "a1", "members": ["a1", "a2"]},
+        {"id": "d2", "kind": "duo", "leader": "a2", "members": ["a2", "a3"]}
+    ])));
+    assert!(e.contains("two Fireteams"), "{e}");
+    let e = error(fireteams(s.clone(), "A", json!([{"id": "d", "kind": "duo", "leader": "a9", "members": ["a1", "a2"]}])));
+    assert!(e.contains("Team Leader \"a9\""), "{e}");
+    let e = error(fireteams(s, "A", json!([{"id": "d", "kind": "duo", "leader": "a1", "members": ["a1", "blt"]}])));
+    assert!(e.contains("other army"), "{e}");
+}
+
+#[test]
+fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
+    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0)), t("x", 6.0, 2.0, 0.0)]], b(), json!([])));
+    assert!(e.contains("used twice"), "{e}");
+    let e = error(setup(vec![vec![lt(t("x", 60.0, 2.0, 0.0))]], b(), json!([])));
+    assert!(e.contains("position") && e.contains("off the table"), "{e}");
+    let bad: Result<Setup, _> = serde_json::from_value(with(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([])), json!({"colour": 1})));
+    assert!(bad.is_err_and(|e| e.to_string().contains("colour")));
+    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([{"id": "flat", "polygon": [[0, 0], [1, 1], [2, 2]], "height": 1.0}])));
+    assert!(e.contains("terrain[0]"), "{e}");
+}
