@@ -42,7 +42,9 @@ fn full_order_with_aros_in_both_windows() {
         .and_then(|a| a.iter().find(|e| e["trooper"] == "b_hack"))
         .cloned()
         .expect("b_hack eligible");
-    assert!(hack["reasons"].as_array().is_some_and(|r| r.iter().any(|r| r["why"] == "hacking_area" && r["via"] == "b_rep")));
+    assert!(
+        hack["reasons"].as_array().is_some_and(|r| r.iter().any(|r| r["why"] == "hacking_area" && r["via"] == "b_rep"))
+    );
     // Window 2: only b3, which could not react in window 1.
     assert_eq!(lines[9]["state"]["order"]["step"], "aro_window2");
     assert_eq!(eligible(&lines[9]), vec!["b3"]);
@@ -58,9 +60,17 @@ fn full_order_with_aros_in_both_windows() {
 fn a_fireteam_losing_members() {
     let (code, lines, _) = replay(&[&path("fireteam-loses-member.jsonl")]);
     assert_eq!(code, 0);
-    assert_eq!(lines[5]["state"]["fireteams"]["A"][0]["members"], serde_json::json!(["a1", "a2"]), "a3 out of Coherency");
+    assert_eq!(
+        lines[5]["state"]["fireteams"]["A"][0]["members"],
+        serde_json::json!(["a1", "a2"]),
+        "a3 out of Coherency"
+    );
     assert_eq!(lines[5]["state"]["fireteams"]["A"][0]["left"], serde_json::json!(["a3"]));
-    assert_eq!(lines[9]["state"]["fireteams"]["A"], serde_json::json!([]), "a2 Unconscious: one member left, cancelled");
+    assert_eq!(
+        lines[9]["state"]["fireteams"]["A"],
+        serde_json::json!([]),
+        "a2 Unconscious: one member left, cancelled"
+    );
 }
 
 #[test]
@@ -120,14 +130,24 @@ fn write_temp(name: &str, text: &str) -> PathBuf {
 }
 
 fn header() -> String {
-    std::fs::read_to_string(fixture("full-order-aros.jsonl")).expect("fixture").lines().next().expect("header").to_string()
+    std::fs::read_to_string(fixture("full-order-aros.jsonl"))
+        .expect("fixture")
+        .lines()
+        .next()
+        .expect("header")
+        .to_string()
 }
 
 #[test]
 fn malformed_game_files_name_the_line_and_field() {
     let h = header();
     // A bad event in the middle (not the last line): an error with its line number.
-    let p = write_temp("bad-middle.jsonl", &format!("{h}\n{{\"type\":\"order_count\"}}\n{{\"type\":\"activate\",\"source\":\"bribe\",\"troopers\":[\"a1\"]}}\n{{\"type\":\"end_turn\"}}\n"));
+    let p = write_temp(
+        "bad-middle.jsonl",
+        &format!(
+            "{h}\n{{\"type\":\"order_count\"}}\n{{\"type\":\"activate\",\"source\":\"bribe\",\"troopers\":[\"a1\"]}}\n{{\"type\":\"end_turn\"}}\n"
+        ),
+    );
     let (code, _, err) = replay(&[&p.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(err.contains("line 3") && err.contains("bribe"), "{err}");

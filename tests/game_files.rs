@@ -17,7 +17,8 @@ fn setup() -> Setup {
 }
 
 fn events() -> Vec<Event> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/full-order-aros.jsonl")).expect("fixture");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/full-order-aros.jsonl"))
+        .expect("fixture");
     store::parse(&text).expect("parses").events.into_iter().map(|e| e.event).collect()
 }
 
@@ -86,7 +87,12 @@ fn a_bad_line_that_is_not_the_last_is_an_error_with_its_number() {
     let p = temp("bad-last");
     let w = GameWriter::create(&p, &setup()).expect("create");
     drop(w);
-    std::fs::OpenOptions::new().append(true).open(&p).expect("open").write_all(b"{\"type\":\"jump_for_joy\"}\n").expect("write");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&p)
+        .expect("open")
+        .write_all(b"{\"type\":\"jump_for_joy\"}\n")
+        .expect("write");
     assert!(matches!(store::load(&p), Err(StoreError::Line { line: 2, .. })));
 }
 

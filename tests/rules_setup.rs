@@ -61,21 +61,38 @@ fn fireteams_that_break_their_types_limits_are_refused() {
     let mut g = ten("a", 6);
     g[0] = lt(g[0].clone());
     let s = setup(vec![g], b(), json!([]));
-    let e = error(fireteams(s.clone(), "A", json!([{"id": "d", "kind": "duo", "leader": "a1", "members": ["a1", "a2", "a3"]}])));
+    let e = error(fireteams(
+        s.clone(),
+        "A",
+        json!([{"id": "d", "kind": "duo", "leader": "a1", "members": ["a1", "a2", "a3"]}]),
+    ));
     assert!(e.contains("fireteams[0]") && e.contains("3 members; a Duo Fireteam has 2 to 2"), "{e}");
-    let e = error(fireteams(s.clone(), "A", json!([{"id": "c", "kind": "core", "leader": "a1", "members": ["a1", "a2", "a3", "a4", "a5", "a0"]}])));
+    let e = error(fireteams(
+        s.clone(),
+        "A",
+        json!([{"id": "c", "kind": "core", "leader": "a1", "members": ["a1", "a2", "a3", "a4", "a5", "a0"]}]),
+    ));
     assert!(e.contains("6 members"), "{e}");
-    let e = error(fireteams(s.clone(), "A", json!([
-        {"id": "c1", "kind": "core", "leader": "a1", "members": ["a1", "a2"]},
-        {"id": "c2", "kind": "core", "leader": "a3", "members": ["a3", "a4"]}
-    ])));
+    let e = error(fireteams(
+        s.clone(),
+        "A",
+        json!([
+            {"id": "c1", "kind": "core", "leader": "a1", "members": ["a1", "a2"]},
+            {"id": "c2", "kind": "core", "leader": "a3", "members": ["a3", "a4"]}
+        ]),
+    ));
     assert!(e.contains("more than 1 Core"), "{e}");
-    let e = error(fireteams(s.clone(), "A", json!([
-        {"id": "d1", "kind": "duo", "leader": "a1", "members": ["a1", "a2"]},
-        {"id": "d2", "kind": "duo", "leader": "a2", "members": ["a2", "a3"]}
-    ])));
+    let e = error(fireteams(
+        s.clone(),
+        "A",
+        json!([
+            {"id": "d1", "kind": "duo", "leader": "a1", "members": ["a1", "a2"]},
+            {"id": "d2", "kind": "duo", "leader": "a2", "members": ["a2", "a3"]}
+        ]),
+    ));
     assert!(e.contains("two Fireteams"), "{e}");
-    let e = error(fireteams(s.clone(), "A", json!([{"id": "d", "kind": "duo", "leader": "a9", "members": ["a1", "a2"]}])));
+    let e =
+        error(fireteams(s.clone(), "A", json!([{"id": "d", "kind": "duo", "leader": "a9", "members": ["a1", "a2"]}])));
     assert!(e.contains("Team Leader \"a9\""), "{e}");
     let e = error(fireteams(s, "A", json!([{"id": "d", "kind": "duo", "leader": "a1", "members": ["a1", "blt"]}])));
     assert!(e.contains("other army"), "{e}");
@@ -87,8 +104,15 @@ fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
     assert!(e.contains("used twice"), "{e}");
     let e = error(setup(vec![vec![lt(t("x", 60.0, 2.0, 0.0))]], b(), json!([])));
     assert!(e.contains("position") && e.contains("off the table"), "{e}");
-    let bad: Result<Setup, _> = serde_json::from_value(with(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([])), json!({"colour": 1})));
+    let bad: Result<Setup, _> = serde_json::from_value(with(
+        setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([])),
+        json!({"colour": 1}),
+    ));
     assert!(bad.is_err_and(|e| e.to_string().contains("colour")));
-    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([{"id": "flat", "polygon": [[0, 0], [1, 1], [2, 2]], "height": 1.0}])));
+    let e = error(setup(
+        vec![vec![lt(t("x", 2.0, 2.0, 0.0))]],
+        b(),
+        json!([{"id": "flat", "polygon": [[0, 0], [1, 1], [2, 2]], "height": 1.0}]),
+    ));
     assert!(e.contains("terrain[0]"), "{e}");
 }
