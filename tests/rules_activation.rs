@@ -288,3 +288,37 @@ fn resolution_reported_outcomes_are_applied() {
     assert_eq!((p.x, p.y), (12.0, 3.0));
     no(&g, json!({"type": "activate", "source": "regular", "troopers": ["a"]}), Rule::NullState);
 }
+
+#[test]
+fn peripheral_and_controller_declare_the_same_aro() {
+    let s = setup(
+        vec![vec![lt(t("a", 10.0, 10.0, 90.0))]],
+        vec![vec![
+            lt(t("doc", 8.0, 30.0, 270.0)),
+            with(t("bot", 12.0, 30.0, 270.0), json!({"peripheral_of": "doc", "silhouette": 1})),
+        ]],
+        json!([]),
+    );
+    let g = run(
+        &start_orders(&game(s)),
+        vec![json!({"type": "activate", "source": "regular", "troopers": ["a"]}), mv([10.0, 12.0])],
+    );
+    let g = ok(&g, json!({"type": "declare_aro", "trooper": "doc", "skill": "bs_attack", "target": "a"}));
+    no(&g, json!({"type": "declare_aro", "trooper": "bot", "skill": "dodge", "target": "a"}), Rule::Peripheral);
+    ok(&g, json!({"type": "declare_aro", "trooper": "bot", "skill": "bs_attack", "target": "a"}));
+}
+
+#[test]
+fn coordinated_order_one_target_for_all() {
+    let s = setup(
+        vec![vec![lt(t("a", 10.0, 10.0, 90.0)), t("a2", 14.0, 10.0, 90.0)]],
+        vec![vec![lt(t("b", 10.0, 30.0, 270.0)), t("b2", 14.0, 30.0, 270.0)]],
+        json!([]),
+    );
+    let g = ok(&start_orders(&game(s)), json!({"type": "activate", "source": "coordinated", "troopers": ["a", "a2"]}));
+    no(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b", "b2"]}), Rule::CoordinatedOrder);
+    let g = ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b"]}));
+    // Each enemy gets one ARO against the whole group and picks its target among them.
+    let g = ok(&g, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "a2"}));
+    no(&g, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "a"}), Rule::Aro);
+}

@@ -1435,12 +1435,17 @@ impl Game {
                 return reject(Rule::StructureOfAnOrder, "this Order has all its skills; resolve it");
             }
         };
-        if second {
-            if let Some(first) = order.skills.first().and_then(|f| skills::find(&f.skill))
-                && let Some(why) = skills::combination_error(first, skill)
-            {
-                return reject(Rule::StructureOfAnOrder, format!("{} then {}: {why}", first.name, skill.name));
-            }
+        if second
+            && let Some(first) = order.skills.first().and_then(|f| skills::find(&f.skill))
+            && let Some(why) = skills::combination_error(first, skill)
+        {
+            return reject(Rule::StructureOfAnOrder, format!("{} then {}: {why}", first.name, skill.name));
+        }
+        if order.source == OrderSource::Coordinated && d.targets.len() > 1 {
+            return reject(
+                Rule::CoordinatedOrder,
+                "every trooper of a Coordinated Order chooses the same single target",
+            );
         }
         let side = self.active();
         for id in &order.troopers {
