@@ -322,3 +322,20 @@ fn coordinated_order_one_target_for_all() {
     let g = ok(&g, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "a2"}));
     no(&g, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "a"}), Rule::Aro);
 }
+
+#[test]
+fn all_at_once_a_moving_camouflage_marker_can_only_be_discovered_in_aro() {
+    let s = setup(
+        vec![vec![lt(with(t("camo", 10.0, 10.0, 90.0), json!({"states": ["camouflaged"]})))]],
+        vec![vec![lt(t("b", 10.0, 30.0, 270.0)), t("b2", 14.0, 30.0, 270.0)]],
+        json!([]),
+    );
+    let g = run(&start_orders(&game(s)), vec![json!({"type": "activate", "source": "regular", "troopers": ["camo"]})]);
+    let g1 = ok(&g, json!({"type": "declare", "skill": "move", "moves": [{"trooper": "camo", "route": [[10, 12]]}]}));
+    let g1 = ok(&g1, json!({"type": "declare_aro", "trooper": "b", "skill": "discover", "target": "camo"}));
+    no(&g1, json!({"type": "declare_aro", "trooper": "b2", "skill": "bs_attack", "target": "camo"}), Rule::Camouflage);
+    // A marker that attacks reveals itself: then it may be shot.
+    let g2 = ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b"]}));
+    assert!(!g2.trooper("camo").is_some_and(|t| t.is(sightline::rules::State::Camouflaged)));
+    ok(&g2, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "camo"}));
+}

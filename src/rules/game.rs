@@ -1567,6 +1567,13 @@ impl Game {
                 );
             }
         }
+        // A Camouflage marker that declares an Attack reveals itself (digest §6 "Camouflage markers").
+        if skill.attack {
+            for id in &order.troopers {
+                let i = self.index(id)?;
+                self.troopers[i].states.remove(&State::Camouflaged);
+            }
+        }
         let eligible = self.aro_check(&all_skills)?;
         let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
         o.skills = all_skills;
@@ -1759,6 +1766,16 @@ impl Game {
         }
         if skill.not_engaged && t.is(State::Engaged) {
             return reject(Rule::Aro, format!("{} is Engaged and cannot use {}", a.trooper, skill.name));
+        }
+        if skill.attack && self.trooper(&a.target).is_some_and(|t| t.is(State::Camouflaged)) {
+            return reject(
+                Rule::Camouflage,
+                format!(
+                    "{} is a Camouflage marker: it cannot be attacked until Discovered, and AROs are simultaneous \
+                     (declare Discover; not Discover with one trooper and an Attack with the rest)",
+                    a.target
+                ),
+            );
         }
         let about_target: Vec<&AroReason> = reasons.iter().filter(|r| r.of() == a.target).collect();
         if skill.needs_lof {
