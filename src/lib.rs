@@ -8,6 +8,7 @@
 //! data and functions in table inches, called the same way by the tests, the CLI and the app.
 
 pub mod app;
+pub mod camera;
 pub mod cli;
 pub mod geometry;
 pub mod rules;
