@@ -11,6 +11,12 @@ struct Cli {
     /// A scene file to open in the app (default: the bundled demo table).
     #[arg(long, value_name = "SCENE.json")]
     scene: Option<PathBuf>,
+    /// The picture of the table: camera[:N|:NAME] | image:PATH | folder:PATH | demo (default: demo).
+    #[arg(long, value_name = "SOURCE")]
+    source: Option<sightline::camera::SourceSpec>,
+    /// Frames per second for a folder source.
+    #[arg(long, default_value_t = 2.0)]
+    fps: f64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -26,6 +32,8 @@ enum Command {
         #[arg(long, value_name = "ID")]
         visibility: Vec<String>,
     },
+    /// List the cameras this machine offers (index and name, for `--source camera:N`).
+    Cameras,
     /// Apply every event of a game file; one JSON line per event with the state after it.
     /// Exit 0 when every event was accepted, 1 when any was rejected, 2 for a file that cannot be read.
     Replay {
@@ -59,6 +67,22 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Cameras) => match sightline::camera::list_devices() {
+            Ok(list) if list.is_empty() => {
+                eprintln!("sightline cameras: no camera found");
+                ExitCode::from(1)
+            }
+            Ok(list) => {
+                for d in list {
+                    println!("{}\t{}\t{}", d.index, d.name, d.description);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sightline cameras: {e}");
+                ExitCode::from(1)
+            }
+        },
         Some(Command::Replay { game, at }) => match sightline::cli::replay(&game, at) {
             Ok(report) => {
                 for w in &report.warnings {
@@ -74,7 +98,7 @@ fn main() -> ExitCode {
                 ExitCode::from(e.code)
             }
         },
-        None => match sightline::app::run(cli.scene.as_deref()) {
+        None => match sightline::app::run(cli.scene.as_deref(), cli.source.as_ref(), cli.fps) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("sightline: {e:#}");

@@ -1,9 +1,10 @@
-//! The desktop app (egui/eframe). For now it shows a scene as a top-down plan with its
-//! measurements: bases, arcs, Zones of Control, LoF lines and the selected trooper's
-//! visibility region. Camera, calibration and the game panels arrive in later issues.
+//! The desktop app (egui/eframe): the camera picture of the table (a webcam, an image, a folder,
+//! or the synthetic demo table) and the same table as a top-down plan with its measurements —
+//! bases, arcs, Zones of Control, LoF lines and the selected trooper's visibility region.
 //!
 //! Panels read state and emit [`Command`]s; the commands run at the end of the frame.
 
+mod camera_view;
 mod plan;
 
 use crate::geometry::{PairMeasure, Scene, ZocVerdict, visibility_polygon};
@@ -20,11 +21,22 @@ pub struct Prefs {
     pub visibility: bool,
     /// Show distances in centimetres as well as inches.
     pub show_cm: bool,
+    /// Which view fills the centre.
+    pub view: View,
+}
+
+/// The centre of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum View {
+    /// The camera picture.
+    Camera,
+    /// The top-down plan.
+    Plan,
 }
 
 impl Default for Prefs {
     fn default() -> Self {
-        Self { all_zoc: false, visibility: true, show_cm: false }
+        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera }
     }
 }
 
@@ -44,13 +56,19 @@ pub struct SightlineApp {
     selected: Option<usize>,
     visibility: Vec<crate::geometry::TablePoint>,
     commands: Vec<Command>,
+    camera: camera_view::CameraState,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
 
 impl SightlineApp {
     /// An app showing `scene` (named `title`), restoring preferences from `storage` if any.
-    pub fn new(scene: Scene, title: String, storage: Option<&dyn eframe::Storage>) -> Self {
+    pub fn new(
+        scene: Scene,
+        title: String,
+        camera: camera_view::CameraState,
+        storage: Option<&dyn eframe::Storage>,
+    ) -> Self {
         let prefs = storage
             .and_then(|s| s.get_string(PREFS_KEY))
             .and_then(|text| match serde_json::from_str::<Prefs>(&text) {
@@ -62,7 +80,8 @@ impl SightlineApp {
             })
             .unwrap_or_default();
         let pairs = scene.all_pairs();
-        let mut app = Self { prefs, scene, title, pairs, selected: None, visibility: Vec::new(), commands: Vec::new() };
+        let mut app =
+            Self { prefs, scene, title, pairs, selected: None, visibility: Vec::new(), commands: Vec::new(), camera };
         app.run_command(Command::Select(Some(0)));
         app
     }
@@ -149,13 +168,30 @@ impl SightlineApp {
 
 impl eframe::App for SightlineApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.camera.poll(ui.ctx());
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.strong("sightline");
                 ui.separator();
+                ui.selectable_value(&mut self.prefs.view, View::Camera, "Camera");
+                ui.selectable_value(&mut self.prefs.view, View::Plan, "Plan");
+                ui.separator();
                 ui.label(&self.title);
                 ui.separator();
                 ui.label(format!("table {}\" × {}\"", self.scene.table.width, self.scene.table.depth));
+            });
+        });
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(format!("source: {}", self.camera.status));
+                if let Some((w, h)) = self.camera.image_size() {
+                    ui.separator();
+                    ui.label(format!("{w}×{h}"));
+                }
+                if let Some(e) = &self.camera.error {
+                    ui.separator();
+                    ui.colored_label(egui::Color32::from_rgb(240, 120, 90), e);
+                }
             });
         });
         egui::Panel::left("troopers").default_size(170.0).show(ui, |ui| self.troopers_panel(ui));
@@ -163,6 +199,10 @@ impl eframe::App for SightlineApp {
             .default_size(330.0)
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.measures_panel(ui)));
         egui::CentralPanel::default().show(ui, |ui| {
+            if self.prefs.view == View::Camera {
+                self.camera.show(ui);
+                return;
+            }
             let view = plan::PlanView {
                 scene: &self.scene,
                 pairs: &self.pairs,
@@ -186,8 +226,9 @@ impl eframe::App for SightlineApp {
     }
 }
 
-/// Open the app window on `scene` (a scene file) or the bundled demo table.
-pub fn run(scene: Option<&Path>) -> anyhow::Result<()> {
+/// Open the app window on `scene` (a scene file) or the bundled demo table, with the camera
+/// `source` (the demo table when `None`); folder sources play at `fps`.
+pub fn run(scene: Option<&Path>, source: Option<&crate::camera::SourceSpec>, fps: f64) -> anyhow::Result<()> {
     let (scene, title) = match scene {
         Some(p) => (crate::cli::load_scene(p).map_err(|e| anyhow::anyhow!(e.message))?, p.display().to_string()),
         None => (
@@ -199,10 +240,28 @@ pub fn run(scene: Option<&Path>) -> anyhow::Result<()> {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_title("sightline"),
         ..Default::default()
     };
+    let spec = source.cloned().unwrap_or(crate::camera::SourceSpec::Demo);
     eframe::run_native(
         "sightline",
         options,
-        Box::new(move |cc| Ok(Box::new(SightlineApp::new(scene, title, cc.storage)))),
+        Box::new(move |cc| {
+            let ctx = cc.egui_ctx.clone();
+            let opened = match &spec {
+                crate::camera::SourceSpec::Demo => Ok(Box::new(crate::camera::demo::DemoSource::new(
+                    crate::camera::demo::DemoCamera::default_demo(),
+                    scene.clone(),
+                )) as Box<dyn crate::camera::FrameSource>),
+                other => crate::camera::open(other, fps),
+            };
+            let capture = opened
+                .and_then(|src| crate::camera::Capture::start(src, move || ctx.request_repaint()))
+                .map_err(|e| e.to_string());
+            if let Err(e) = &capture {
+                log::warn!("camera source: {e}");
+            }
+            let camera = camera_view::CameraState::new(capture);
+            Ok(Box::new(SightlineApp::new(scene, title, camera, cc.storage)))
+        }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
 }
