@@ -305,3 +305,14 @@ fn fireteam_solo_activation_of_a_member_takes_it_out() {
     assert_eq!(g.order().map(|o| o.troopers.clone()), Some(vec!["m1".to_string()]));
     assert!(!members(&g, Side::A, "fa").contains(&"m1".to_string()));
 }
+
+#[test]
+fn integrity_a_member_that_left_gets_no_fireteam_bonus() {
+    // Majority Dodge; b1 (the leader) shoots instead: it leaves, and its Burst is back to 1.
+    let g = b_reacts(vec![aro("b1", "bs_attack", "x"), aro("b2", "dodge", "x"), aro("b3", "dodge", "x")], None)
+        .expect("accepted");
+    let o = g.order().expect("order");
+    let b1 = o.declared.iter().find(|d| d.aro.trooper == "b1").expect("b1");
+    assert_eq!(b1.burst, 1);
+    assert!(!members(&g, Side::B, "fb").contains(&"b1".to_string()));
+}

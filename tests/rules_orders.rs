@@ -394,3 +394,25 @@ fn undo_is_replaying_the_log_up_to_an_event() {
     assert_eq!(full.trooper("r1").and_then(|t| t.position).map(|p| p.y), Some(5.0));
     assert_eq!(two.trooper("r1").and_then(|t| t.position).map(|p| p.y), Some(2.0));
 }
+
+#[test]
+fn faq_irregular_orders_belong_to_a_combat_group_and_pool_orders_come_from_its_own() {
+    let mut s = armies();
+    s["armies"]["A"]["groups"][1]["troopers"]
+        .as_array_mut()
+        .expect("list")
+        .push(with(t("irr2", 26.0, 2.0, 90.0), json!({"training": "irregular"})));
+    let g = start_orders(&game(s));
+    assert_eq!(g.trooper("irr2").map(|t| t.group), Some(1));
+    let g = full_order(&g, "regular", &["irr2"]);
+    assert_eq!(g.pools(Side::A), &[4, 0], "from its own group's pool");
+    no(&g, activate("regular", &["irr2"]), Rule::OrderPool);
+}
+
+#[test]
+fn order_pool_a_trooper_as_a_marker_adds_its_order() {
+    let mut s = armies();
+    s["armies"]["A"]["groups"][0]["troopers"][1]["states"] = json!(["camouflaged"]);
+    let g = start_orders(&game(s));
+    assert_eq!(g.pool(Side::A, 0), 4, "a Camouflage marker still contributes");
+}

@@ -1902,7 +1902,20 @@ impl Game {
             }
         }
         self.cancel_small_fireteams();
+        // Seed 003: a trooper that left gets no Fireteam bonus; the rest get the recounted one.
+        let bursts: Vec<u32> = order
+            .declared
+            .iter()
+            .map(|d| {
+                let size =
+                    self.fireteam_of(&d.aro.trooper).map(|(s, k)| self.fireteams.get(s)[k].members.len()).unwrap_or(0);
+                if d.aro.skill == "bs_attack" && size >= 3 { 2 } else { 1 }
+            })
+            .collect();
         let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
+        for (d, b) in o.declared.iter_mut().zip(bursts) {
+            d.burst = b;
+        }
         o.fireteam_aro = team_aro;
         for id in eligible.keys() {
             if !o.declared.iter().any(|d| &d.aro.trooper == id) && !o.lost.contains(id) {
