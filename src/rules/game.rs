@@ -905,13 +905,7 @@ impl Game {
 
     /// A member leaves its Fireteam (seed 003); a leader leaving cancels it at the end of the Order.
     fn leave_fireteam(&mut self, id: &str, why: &str) {
-        let Some((side, k)) = self.fireteam_of(id) else { return };
-        let f = &mut self.fireteams.get_mut(side)[k];
-        f.members.retain(|m| m != id);
-        f.left.push(id.to_string());
-        if f.leader == id && f.cancel_at_end_of_order.is_none() {
-            f.cancel_at_end_of_order = Some(format!("the Team Leader {id} left ({why})"));
-        }
+        self.leave_fireteam_in_order(id, why);
         if self.order.is_none() {
             self.cancel_fireteams_due();
         }
