@@ -112,3 +112,36 @@ fn undo_truncates_the_log_safely() {
     let (g, _) = Game::replay(again.setup, &evs[..4]).expect("replay");
     assert_eq!(g.order().map(|o| o.step), Some(sightline::rules::OrderStep::AroWindow1));
 }
+
+#[test]
+fn a_calibration_is_part_of_the_game_and_can_be_redone_mid_game() {
+    let mut s = setup();
+    let pair =
+        |px: f64, py: f64, tx: f64, ty: f64| sightline::rules::CalibrationPair { pixel: (px, py), table: (tx, ty) };
+    s.calibration = Some(sightline::rules::CalibrationSetup {
+        image: (1280, 720),
+        pairs: vec![
+            pair(100.0, 700.0, 0.0, 0.0),
+            pair(1180.0, 700.0, 48.0, 0.0),
+            pair(1000.0, 100.0, 48.0, 48.0),
+            pair(280.0, 100.0, 0.0, 48.0),
+        ],
+    });
+    let p = temp("calibration");
+    let mut w = GameWriter::create(&p, &s).expect("create");
+    w.append(&Event::OrderCount).expect("append");
+    let mut bumped = s.calibration.clone().expect("set");
+    bumped.pairs[0].pixel = (104.0, 702.0);
+    w.append(&Event::Calibrate(bumped.clone())).expect("append");
+    drop(w);
+    let file = store::load(&p).expect("load");
+    let evs: Vec<Event> = file.events.iter().map(|e| e.event.clone()).collect();
+    let (before, _) = Game::replay(file.setup.clone(), &evs[..1]).expect("replay");
+    assert_eq!(before.calibration(), s.calibration.as_ref(), "a saved game reopens calibrated");
+    let (after, results) = Game::replay(file.setup, &evs).expect("replay");
+    assert!(results.iter().all(|r| r.is_ok()));
+    assert_eq!(after.calibration(), Some(&bumped));
+    let mut bad = bumped;
+    bad.pairs.truncate(3);
+    assert!(after.apply(&Event::Calibrate(bad)).is_err());
+}

@@ -12,7 +12,7 @@
 
 use super::assumptions as assume;
 use super::fireteam::{self, Fireteam, FireteamKind};
-use super::roster::{Ability, LieutenantOption, Placement, Setup, SetupError, State, Training};
+use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setup, SetupError, State, Training};
 use super::skills::{self, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, line_of_fire, route_events, zoc};
@@ -331,6 +331,9 @@ pub enum Event {
         #[serde(default)]
         new_lieutenant: Option<String>,
     },
+    /// The camera was (re)calibrated — the camera was bumped. Not a rules event: accepted at any
+    /// time, it only replaces the calibration the game keeps.
+    Calibrate(CalibrationSetup),
 }
 
 impl Event {
@@ -349,6 +352,7 @@ impl Event {
             Event::Resolve { .. } => "resolve",
             Event::EndImpetuousPhase => "end_impetuous_phase",
             Event::EndTurn { .. } => "end_turn",
+            Event::Calibrate(_) => "calibrate",
         }
     }
 }
@@ -566,6 +570,7 @@ pub struct Game {
     orders_this_turn: u32,
     strategic_used: bool,
     events: usize,
+    calibration: Option<CalibrationSetup>,
 }
 
 /// A point rounded to thousandths of an inch, for reasons people read.
@@ -644,6 +649,7 @@ impl Game {
             orders_this_turn: 0,
             strategic_used: false,
             events: 0,
+            calibration: setup.calibration.clone(),
             setup: Shared::new(setup),
         };
         let ids: BTreeSet<&str> = game.fireteams.a.iter().chain(&game.fireteams.b).map(|f| f.id.as_str()).collect();
@@ -687,6 +693,7 @@ impl Game {
             Event::Resolve { outcomes } => g.resolve(outcomes)?,
             Event::EndImpetuousPhase => g.end_impetuous()?,
             Event::EndTurn { new_lieutenant } => g.end_turn(new_lieutenant.as_deref())?,
+            Event::Calibrate(c) => g.calibrate(c)?,
         }
         g.events += 1;
         Ok(g)
@@ -792,6 +799,11 @@ impl Game {
     /// `side`'s Fireteams.
     pub fn fireteams(&self, side: Side) -> &[Fireteam] {
         self.fireteams.get(side)
+    }
+
+    /// The camera calibration in force: the setup's, or the latest `calibrate` event's.
+    pub fn calibration(&self) -> Option<&CalibrationSetup> {
+        self.calibration.as_ref()
     }
 
     /// Events applied so far.
@@ -2033,6 +2045,18 @@ impl Game {
         {
             self.phase = Phase::Orders;
         }
+        Ok(())
+    }
+
+    fn calibrate(&mut self, c: &CalibrationSetup) -> Result<(), Rejection> {
+        let finite = c
+            .pairs
+            .iter()
+            .all(|p| p.pixel.0.is_finite() && p.pixel.1.is_finite() && p.table.0.is_finite() && p.table.1.is_finite());
+        if c.pairs.len() < 4 || !finite || c.image.0 == 0 || c.image.1 == 0 {
+            return reject(Rule::BadInput, "a calibration needs a picture size and at least 4 finite point pairs");
+        }
+        self.calibration = Some(c.clone());
         Ok(())
     }
 

@@ -32,8 +32,8 @@ pub use game::{
     Rejection, Rule, TrooperState,
 };
 pub use roster::{
-    Ability, Army, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup, SetupError, State, Training,
-    TrooperSetup,
+    Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup,
+    SetupError, State, Training, TrooperSetup,
 };
 pub use view::{full_state, summary};
 

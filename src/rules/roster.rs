@@ -226,6 +226,31 @@ pub struct Setup {
     pub first: Side,
     /// The two armies.
     pub armies: BySide<Army>,
+    /// How the camera picture maps to the table, if the table was calibrated at setup.
+    #[serde(default)]
+    pub calibration: Option<CalibrationSetup>,
+}
+
+/// A camera calibration as plain data: the picture size and the point pairs it was fitted from
+/// (the fit itself is `vision`'s). Part of the setup so that a saved game reopens calibrated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationSetup {
+    /// Picture width and height, pixels.
+    pub image: (u32, u32),
+    /// Pairs of a point in the picture (pixels, origin top-left, y down) and the same point on
+    /// the table (inches): the four corners first, then any further known points.
+    pub pairs: Vec<CalibrationPair>,
+}
+
+/// One point seen in the picture and known on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationPair {
+    /// Where it is in the picture, pixels.
+    pub pixel: (f64, f64),
+    /// Where it is on the table, inches.
+    pub table: (f64, f64),
 }
 
 /// A terrain piece as written in a file.
