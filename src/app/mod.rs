@@ -4,7 +4,7 @@
 //!
 //! Panels read state and emit [`Command`]s; the commands run at the end of the frame.
 
-mod camera_view;
+pub mod camera_view;
 mod plan;
 
 use crate::geometry::{PairMeasure, Scene, ZocVerdict, visibility_polygon};
@@ -168,6 +168,24 @@ impl SightlineApp {
 
 impl eframe::App for SightlineApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if let Ok(text) = serde_json::to_string(&self.prefs) {
+            storage.set_string(PREFS_KEY, text);
+        }
+    }
+}
+
+impl SightlineApp {
+    /// The selected trooper, if any.
+    pub fn selected(&self) -> Option<usize> {
+        self.selected
+    }
+
+    /// The whole window's contents (what [`eframe::App::ui`] draws; tests drive it headless).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
         self.camera.poll(ui.ctx());
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -216,12 +234,6 @@ impl eframe::App for SightlineApp {
         });
         for c in std::mem::take(&mut self.commands) {
             self.run_command(c);
-        }
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if let Ok(text) = serde_json::to_string(&self.prefs) {
-            storage.set_string(PREFS_KEY, text);
         }
     }
 }
