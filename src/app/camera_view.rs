@@ -111,3 +111,108 @@ impl ImageFrame {
         (f64::from((p.x - self.rect.min.x) / self.scale), f64::from((p.y - self.rect.min.y) / self.scale))
     }
 }
+
+/// Calibrating by clicking the four table corners, and the calibration in force.
+#[derive(Default)]
+pub struct Calibrator {
+    /// The corners clicked so far, while calibrating.
+    pub clicks: Option<Vec<crate::vision::ImagePoint>>,
+    /// The calibration in force.
+    pub calibration: Option<crate::vision::Calibration>,
+    /// What to tell the player: how good the calibration is, or what went wrong.
+    pub message: Option<String>,
+    /// A grey copy of the frame being calibrated on, for snapping.
+    gray: Option<image::GrayImage>,
+}
+
+/// How far from a click to look for the real corner, image pixels.
+pub const SNAP_RADIUS_PX: f64 = 10.0;
+
+/// The table corners in the order they are clicked, for the instructions.
+pub fn corner_names(w: f64, d: f64) -> [String; 4] {
+    [
+        "(0, 0)".to_string(),
+        format!("({w}, 0) — along the width from the first"),
+        format!("({w}, {d}) — the corner opposite the first"),
+        format!("(0, {d}) — the last one"),
+    ]
+}
+
+impl Calibrator {
+    /// Start clicking corners.
+    pub fn start(&mut self) {
+        self.clicks = Some(Vec::new());
+        self.gray = None;
+        self.message = None;
+    }
+
+    /// A short line on the calibration's quality, in inches.
+    pub fn quality(&self) -> Option<String> {
+        self.calibration.as_ref().map(|c| {
+            let worst_px = c.residuals_px().iter().copied().fold(0.0, f64::max);
+            format!("calibrated: worst error ≈ {:.2}\" over the table (residuals ≤ {worst_px:.2} px)", c.max_error_in())
+        })
+    }
+
+    /// A click at image point `p` while calibrating: snap it to the real corner (if `snap` and
+    /// one is found nearby), and fit once four are in.
+    pub fn click(&mut self, p: crate::vision::ImagePoint, frame: &Frame, table: (f64, f64), snap: bool) {
+        let Some(clicks) = self.clicks.as_mut() else { return };
+        let mut q = p;
+        if snap {
+            let gray = self.gray.get_or_insert_with(|| image::imageops::grayscale(frame.image.as_ref()));
+            match crate::vision::snap_corner(gray, p, SNAP_RADIUS_PX) {
+                Ok(s) => q = s,
+                Err(e) => {
+                    self.message = Some(format!("corner {} not snapped ({e}); using the click", clicks.len() + 1))
+                }
+            }
+        }
+        clicks.push(q);
+        if clicks.len() == 4 {
+            let corners = [clicks[0], clicks[1], clicks[2], clicks[3]];
+            let pairs = crate::vision::corner_pairs(table.0, table.1, corners);
+            let size = (frame.image.width(), frame.image.height());
+            match crate::vision::Calibration::fit(size, &pairs) {
+                Ok(c) => {
+                    self.calibration = Some(c);
+                    self.clicks = None;
+                    self.message = self.quality();
+                }
+                Err(e) => {
+                    self.message = Some(format!("{e} — click the four corners again"));
+                    self.clicks = Some(Vec::new());
+                }
+            }
+        }
+    }
+}
+
+/// A magnifier: the picture around `at` (screen), zoomed, in a square beside the pointer, with a cross.
+pub fn magnifier(ui: &egui::Ui, tex: &TextureHandle, f: &ImageFrame, at: Pos2) {
+    const ZOOM: f32 = 6.0;
+    const SIZE: f32 = 150.0;
+    let (x, y) = f.image_from_screen(at);
+    let half = f64::from(SIZE / ZOOM / 2.0);
+    let (w, h) = (f64::from(f.size.0), f64::from(f.size.1));
+    let uv = Rect::from_min_max(
+        pos2(((x - half) / w) as f32, ((y - half) / h) as f32),
+        pos2(((x + half) / w) as f32, ((y + half) / h) as f32),
+    );
+    let mut rect = Rect::from_min_size(at + vec2(24.0, 24.0), vec2(SIZE, SIZE));
+    let screen = ui.ctx().content_rect();
+    if rect.max.x > screen.max.x {
+        rect = rect.translate(vec2(-SIZE - 48.0, 0.0));
+    }
+    if rect.max.y > screen.max.y {
+        rect = rect.translate(vec2(0.0, -SIZE - 48.0));
+    }
+    let painter = ui.painter();
+    painter.rect_filled(rect, 2.0, Color32::BLACK);
+    painter.image(tex.id(), rect, uv, Color32::WHITE);
+    let c = rect.center();
+    let cross = egui::Stroke::new(1.0, Color32::from_rgb(255, 60, 200));
+    painter.line_segment([pos2(rect.min.x, c.y), pos2(rect.max.x, c.y)], cross);
+    painter.line_segment([pos2(c.x, rect.min.y), pos2(c.x, rect.max.y)], cross);
+    painter.rect_stroke(rect, 2.0, egui::Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Outside);
+}

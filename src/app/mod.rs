@@ -23,6 +23,8 @@ pub struct Prefs {
     pub show_cm: bool,
     /// Which view fills the centre.
     pub view: View,
+    /// Snap calibration clicks to the real corner nearby.
+    pub snap: bool,
 }
 
 /// The centre of the window.
@@ -36,7 +38,7 @@ pub enum View {
 
 impl Default for Prefs {
     fn default() -> Self {
-        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera }
+        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera, snap: true }
     }
 }
 
@@ -45,6 +47,12 @@ impl Default for Prefs {
 pub enum Command {
     /// Select a trooper by index (or none).
     Select(Option<usize>),
+    /// Start clicking the table corners.
+    StartCalibration,
+    /// Forget the calibration.
+    ClearCalibration,
+    /// A click on the picture while calibrating, image pixels.
+    CalibrationClick(crate::vision::ImagePoint),
 }
 
 /// The app's state: preferences, the scene and what is derived from it.
@@ -57,6 +65,7 @@ pub struct SightlineApp {
     visibility: Vec<crate::geometry::TablePoint>,
     commands: Vec<Command>,
     camera: camera_view::CameraState,
+    calibrator: camera_view::Calibrator,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -80,14 +89,63 @@ impl SightlineApp {
             })
             .unwrap_or_default();
         let pairs = scene.all_pairs();
-        let mut app =
-            Self { prefs, scene, title, pairs, selected: None, visibility: Vec::new(), commands: Vec::new(), camera };
+        let mut app = Self {
+            prefs,
+            scene,
+            title,
+            pairs,
+            selected: None,
+            visibility: Vec::new(),
+            commands: Vec::new(),
+            camera,
+            calibrator: Default::default(),
+        };
         app.run_command(Command::Select(Some(0)));
         app
     }
 
+    /// Start with a calibration (the demo table's, from its known camera pose).
+    pub fn with_calibration(mut self, c: crate::vision::Calibration, note: &str) -> Self {
+        self.calibrator.calibration = Some(c);
+        self.calibrator.message = self.calibrator.quality().map(|q| format!("{note} — {q}"));
+        self
+    }
+
+    /// The calibration in force.
+    pub fn calibration(&self) -> Option<&crate::vision::Calibration> {
+        self.calibrator.calibration.as_ref()
+    }
+
+    /// Whether a camera frame has arrived.
+    pub fn has_frame(&self) -> bool {
+        self.camera.frame.is_some()
+    }
+
+    /// What the status bar says about the calibration.
+    pub fn calibration_message(&self) -> Option<&str> {
+        self.calibrator.message.as_deref()
+    }
+
+    /// Send a command as a panel would (tests use it).
+    pub fn command(&mut self, c: Command) {
+        self.run_command(c);
+    }
+
     fn run_command(&mut self, c: Command) {
         match c {
+            Command::StartCalibration => {
+                self.prefs.view = View::Camera;
+                self.calibrator.start();
+            }
+            Command::ClearCalibration => {
+                self.calibrator = Default::default();
+            }
+            Command::CalibrationClick(p) => {
+                if let Some(frame) = self.camera.frame.clone() {
+                    let table = (self.scene.table.width, self.scene.table.depth);
+                    self.calibrator.click(p, &frame, table, self.prefs.snap);
+                }
+            }
             Command::Select(sel) => {
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
@@ -95,6 +153,107 @@ impl SightlineApp {
                     .map(|i| visibility_polygon(&self.scene.troopers[i].body, &self.scene.terrain, &self.scene.table))
                     .unwrap_or_default();
             }
+        }
+    }
+
+    fn camera_ui(&mut self, ui: &mut egui::Ui) {
+        let Some((f, response)) = self.camera.show(ui) else { return };
+        let painter = ui.painter_at(f.rect);
+        if let Some(clicks) = &self.calibrator.clicks {
+            let names = camera_view::corner_names(self.scene.table.width, self.scene.table.depth);
+            let next = names.get(clicks.len()).cloned().unwrap_or_default();
+            let text = format!("Calibrating: click table corner {} of 4, {next}", clicks.len() + 1);
+            painter.text(
+                f.rect.center_top() + egui::vec2(0.0, 14.0),
+                egui::Align2::CENTER_TOP,
+                text,
+                egui::FontId::proportional(17.0),
+                egui::Color32::from_rgb(255, 230, 120),
+            );
+            for (k, c) in clicks.iter().enumerate() {
+                let s = f.screen_from_image(c.x, c.y);
+                painter.circle_stroke(s, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(255, 60, 200)));
+                painter.text(
+                    s + egui::vec2(8.0, -8.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    format!("{}", k + 1),
+                    egui::FontId::proportional(14.0),
+                    egui::Color32::WHITE,
+                );
+            }
+            if let (Some(pos), Some(tex)) = (response.hover_pos(), self.camera.texture()) {
+                camera_view::magnifier(ui, tex, &f, pos);
+            }
+            if response.clicked()
+                && let Some(pos) = response.interact_pointer_pos()
+            {
+                let (x, y) = f.image_from_screen(pos);
+                self.commands.push(Command::CalibrationClick(crate::vision::ImagePoint::new(x, y)));
+            }
+            return;
+        }
+        let Some(cal) = &self.calibrator.calibration else {
+            painter.text(
+                f.rect.center_top() + egui::vec2(0.0, 14.0),
+                egui::Align2::CENTER_TOP,
+                "Not calibrated: press Calibrate and click the four table corners",
+                egui::FontId::proportional(16.0),
+                egui::Color32::from_rgb(255, 230, 120),
+            );
+            return;
+        };
+        let to_screen = |p: crate::geometry::TablePoint| {
+            let q = cal.image_from_table(p);
+            f.screen_from_image(q.x, q.y)
+        };
+        let ring = |c: crate::geometry::TablePoint, r: f64| -> Vec<egui::Pos2> {
+            (0..48)
+                .map(|k| to_screen(c + crate::geometry::TablePoint::from_angle_deg(7.5 * k as f64).scale(r)))
+                .collect()
+        };
+        let (w, d) = (self.scene.table.width, self.scene.table.depth);
+        let corners: Vec<egui::Pos2> = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)]
+            .iter()
+            .map(|&(x, y)| to_screen(crate::geometry::TablePoint::new(x, y)))
+            .collect();
+        painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
+        if let Some(sel) = self.selected {
+            for m in self.pairs.iter().filter(|m| m.from == sel) {
+                if m.lof.lof.has_lof() || matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) {
+                    let a = to_screen(self.scene.troopers[m.from].body.centre);
+                    let b = to_screen(self.scene.troopers[m.to].body.centre);
+                    painter.line_segment([a, b], egui::Stroke::new(2.0, plan::verdict_colour(&m.lof.lof)));
+                }
+            }
+        }
+        for (i, t) in self.scene.troopers.iter().enumerate() {
+            let colour = plan::side_colour(t.side);
+            let stroke = if self.selected == Some(i) {
+                egui::Stroke::new(3.0, egui::Color32::YELLOW)
+            } else {
+                egui::Stroke::new(2.0, colour)
+            };
+            painter.add(egui::Shape::closed_line(ring(t.body.centre, t.body.radius()), stroke));
+            if self.selected == Some(i) || self.prefs.all_zoc {
+                let zoc = ring(t.body.centre, t.body.radius() + crate::geometry::ZOC_RANGE_IN);
+                painter.add(egui::Shape::closed_line(zoc, egui::Stroke::new(1.5, colour.gamma_multiply(0.8))));
+            }
+        }
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let (x, y) = f.image_from_screen(pos);
+            let p = cal.table_from_image(crate::vision::ImagePoint::new(x, y));
+            let hit = self
+                .scene
+                .troopers
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
+                .filter(|&(_, d)| d <= 0.5)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(i, _)| i);
+            self.commands.push(Command::Select(hit));
         }
     }
 
@@ -197,6 +356,14 @@ impl SightlineApp {
                 ui.label(&self.title);
                 ui.separator();
                 ui.label(format!("table {}\" × {}\"", self.scene.table.width, self.scene.table.depth));
+                ui.separator();
+                if ui.button("Calibrate").on_hover_text("Click the four table corners on the picture").clicked() {
+                    self.commands.push(Command::StartCalibration);
+                }
+                ui.checkbox(&mut self.prefs.snap, "snap to corners");
+                if self.calibrator.calibration.is_some() && ui.button("Clear calibration").clicked() {
+                    self.commands.push(Command::ClearCalibration);
+                }
             });
         });
         egui::Panel::bottom("status").show(ui, |ui| {
@@ -210,6 +377,10 @@ impl SightlineApp {
                     ui.separator();
                     ui.colored_label(egui::Color32::from_rgb(240, 120, 90), e);
                 }
+                if let Some(m) = &self.calibrator.message {
+                    ui.separator();
+                    ui.label(m);
+                }
             });
         });
         egui::Panel::left("troopers").default_size(170.0).show(ui, |ui| self.troopers_panel(ui));
@@ -218,7 +389,7 @@ impl SightlineApp {
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.measures_panel(ui)));
         egui::CentralPanel::default().show(ui, |ui| {
             if self.prefs.view == View::Camera {
-                self.camera.show(ui);
+                self.camera_ui(ui);
                 return;
             }
             let view = plan::PlanView {
@@ -236,6 +407,18 @@ impl SightlineApp {
             self.run_command(c);
         }
     }
+}
+
+/// The demo camera's calibration from the true image positions of the table corners.
+pub fn demo_calibration(table: (f64, f64)) -> Option<crate::vision::Calibration> {
+    let cam = crate::camera::demo::DemoCamera::default_demo();
+    let mut corners = [crate::vision::ImagePoint::default(); 4];
+    for (k, (x, y)) in [(0.0, 0.0), (table.0, 0.0), (table.0, table.1), (0.0, table.1)].into_iter().enumerate() {
+        let (u, v) = cam.image_from_table(crate::geometry::TablePoint::new(x, y), table)?;
+        corners[k] = crate::vision::ImagePoint::new(u, v);
+    }
+    let pairs = crate::vision::corner_pairs(table.0, table.1, corners);
+    crate::vision::Calibration::fit((cam.image[0], cam.image[1]), &pairs).ok()
 }
 
 /// Open the app window on `scene` (a scene file) or the bundled demo table, with the camera
@@ -272,7 +455,16 @@ pub fn run(scene: Option<&Path>, source: Option<&crate::camera::SourceSpec>, fps
                 log::warn!("camera source: {e}");
             }
             let camera = camera_view::CameraState::new(capture);
-            Ok(Box::new(SightlineApp::new(scene, title, camera, cc.storage)))
+            let table = (scene.table.width, scene.table.depth);
+            let app = SightlineApp::new(scene, title, camera, cc.storage);
+            // The demo table's camera pose is known: start calibrated from its true corners.
+            let app = match (&spec, demo_calibration(table)) {
+                (crate::camera::SourceSpec::Demo, Some(c)) => {
+                    app.with_calibration(c, "demo: calibrated from its known camera pose")
+                }
+                _ => app,
+            };
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))
