@@ -315,6 +315,9 @@ fn degenerate_input_is_refused_naming_the_pair() {
     let e = Calibration::fit(IMAGE, &pairs).err();
     assert!(matches!(e, Some(CalibrationError::BeyondHorizon { index: 4, .. })), "{behind:?}: {e:?}");
     assert!(e.is_some_and(|e| e.to_string().contains("pair 4: the table point (24, ")));
+    let cal = Calibration::fit(IMAGE, &corner_pairs(W, D, low.corners(W, D))).expect("fit");
+    assert!(!cal.is_visible(behind) && cal.is_visible(TablePoint::new(24.0, 24.0)));
+    assert!(cal.is_visible(TablePoint::new(24.0, 500.0)), "far but in front of the camera");
 
     // Nearly collinear but past the 1% test: still fits (the check is not over-eager).
     let nudge = ImagePoint::new(mid.x + 40.0, mid.y - 40.0);
