@@ -184,3 +184,161 @@ pub fn replay(path: &Path, at: Option<usize>) -> Result<ReplayReport, CliError> 
     }
     Ok(ReplayReport { lines, warnings, code })
 }
+
+/// What `sightline locate` was asked, as given on the command line (parsed and checked by [`locate`]).
+#[derive(Debug, Clone, Default)]
+pub struct LocateArgs {
+    /// `--image PHOTO`: read for its size, and decoded for `--snap`.
+    pub image: std::path::PathBuf,
+    /// `--table WxD`, inches (e.g. `48x48`).
+    pub table: String,
+    /// `--corners X1,Y1,X2,Y2,X3,Y3,X4,Y4`: pixels of the corners (0,0), (W,0), (W,D), (0,D).
+    pub corners: String,
+    /// `--pairs FILE`: further pixel ↔ table pairs (JSON `[{"pixel": [px, py], "table": [x, y]}, ...]`).
+    pub pairs: Option<std::path::PathBuf>,
+    /// The points to map: `PX,PY` pixels, or `TX,TY` inches with `to_image`.
+    pub points: Vec<String>,
+    /// `--to-image`: map table points to pixels instead.
+    pub to_image: bool,
+    /// `--snap` (with `--snap-radius`): snap each corner to the strongest image corner within this many pixels first.
+    pub snap_px: Option<f64>,
+}
+
+/// One entry of a `--pairs` file.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PairEntry {
+    pixel: [f64; 2],
+    table: [f64; 2],
+}
+
+fn number(s: &str) -> Option<f64> {
+    s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// `"X,Y"` as two finite numbers.
+fn xy(s: &str) -> Option<(f64, f64)> {
+    let (a, b) = s.split_once(',')?;
+    Some((number(a)?, number(b)?))
+}
+
+fn parse_table(s: &str) -> Result<(f64, f64), CliError> {
+    let bad = || CliError::input(format!("--table {s:?}: expected WIDTHxDEPTH in inches, e.g. 48x48"));
+    let (w, d) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+    match (number(w), number(d)) {
+        (Some(w), Some(d)) if w > 0.0 && d > 0.0 => Ok((w, d)),
+        _ => Err(bad()),
+    }
+}
+
+fn parse_corners(s: &str) -> Result<[crate::vision::ImagePoint; 4], CliError> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 8 {
+        return Err(CliError::input(format!(
+            "--corners: expected 8 numbers X1,Y1,X2,Y2,X3,Y3,X4,Y4 (pixels of the corners (0,0), (W,0), (W,D), (0,D)), \
+             got {}",
+            parts.len()
+        )));
+    }
+    let mut v = [0.0; 8];
+    for (k, p) in parts.iter().enumerate() {
+        v[k] = number(p).ok_or_else(|| {
+            let axis = if k % 2 == 0 { 'X' } else { 'Y' };
+            CliError::input(format!("--corners: {axis}{} = {p:?} is not a number", k / 2 + 1))
+        })?;
+    }
+    Ok([0, 1, 2, 3].map(|i| crate::vision::ImagePoint::new(v[2 * i], v[2 * i + 1])))
+}
+
+/// `sightline locate`: fit the calibration from the corners (and `--pairs`), then map each point given, pixels to
+/// table inches (or, with `--to-image`, inches to pixels). JSON: `points` (each `{"pixel", "table"}`), `residuals_px`
+/// (per pair: corners first, then the `--pairs` entries), `rms_px`, `max_error_in`, `corners`, `image`, `table`, and
+/// with `--snap`, `corners_clicked`.
+pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
+    use crate::vision::{Calibration, ImagePoint, PointPair, corner_pairs, snap_corner};
+    let (w, d) = parse_table(&args.table)?;
+    let clicked = parse_corners(&args.corners)?;
+    let path = args.image.display();
+    let mut corners = clicked;
+    let size = if let Some(radius) = args.snap_px {
+        if !(radius.is_finite() && radius > 0.0) {
+            return Err(CliError::input(format!("--snap-radius {radius}: expected a positive number of pixels")));
+        }
+        let img = image::open(&args.image).map_err(|e| CliError::input(format!("--image {path}: cannot read: {e}")))?;
+        let gray = img.to_luma8();
+        for (k, c) in corners.iter_mut().enumerate() {
+            *c = snap_corner(&gray, *c, radius)
+                .map_err(|e| CliError::input(format!("--snap: corner {} ({}): {e}", k + 1, corner_name(k, w, d))))?;
+        }
+        gray.dimensions()
+    } else {
+        image::image_dimensions(&args.image)
+            .map_err(|e| CliError::input(format!("--image {path}: cannot read: {e}")))?
+    };
+    let mut pairs = corner_pairs(w, d, corners).to_vec();
+    let pairs_name = args.pairs.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    if let Some(file) = &args.pairs {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::input(format!("--pairs {pairs_name}: cannot read: {e}")))?;
+        let entries: Vec<PairEntry> = serde_json::from_str(&text).map_err(|e| {
+            CliError::input(format!(
+                "--pairs {pairs_name}: {e} (expected [{{\"pixel\": [px, py], \"table\": [x, y]}}, ...])"
+            ))
+        })?;
+        pairs.extend(
+            entries.iter().map(|e| {
+                PointPair::new(ImagePoint::new(e.pixel[0], e.pixel[1]), TablePoint::new(e.table[0], e.table[1]))
+            }),
+        );
+    }
+    let name = |i: usize| {
+        if i < 4 {
+            format!("corner {} ({})", i + 1, corner_name(i, w, d))
+        } else {
+            format!("--pairs {pairs_name}[{}]", i - 4)
+        }
+    };
+    let cal = Calibration::fit(size, &pairs).map_err(|e| CliError::input(e.describe(&name)))?;
+
+    let mut points = Vec::new();
+    for (k, s) in args.points.iter().enumerate() {
+        let what = if args.to_image { "TX,TY (inches)" } else { "PX,PY (pixels)" };
+        let (x, y) = xy(s).ok_or_else(|| CliError::input(format!("point {} {s:?}: expected {what}", k + 1)))?;
+        let (pixel, table) = if args.to_image {
+            let t = TablePoint::new(x, y);
+            (cal.image_from_table(t), t)
+        } else {
+            let p = ImagePoint::new(x, y);
+            (p, cal.table_from_image(p))
+        };
+        if ![pixel.x, pixel.y, table.x, table.y].iter().all(|v| v.is_finite()) || !cal.is_visible(table) {
+            let place = if args.to_image { "beyond the horizon" } else { "at or above the horizon" };
+            return Err(CliError::input(format!("point {} {s:?}: {place} of the calibrated view", k + 1)));
+        }
+        points.push(json!({"pixel": [r3z(pixel.x), r3z(pixel.y)], "table": [r3z(table.x), r3z(table.y)]}));
+    }
+    let mut out = json!({
+        "image": {"width": size.0, "height": size.1},
+        "table": {"width": w, "depth": d},
+        "corners": corners.iter().map(|c| json!([r3z(c.x), r3z(c.y)])).collect::<Vec<_>>(),
+        "points": points,
+        "residuals_px": cal.residuals_px().iter().map(|&r| r3(r)).collect::<Vec<_>>(),
+        "rms_px": r3(cal.rms_px()),
+        "max_error_in": r3(cal.max_error_in()),
+    });
+    if args.snap_px.is_some() {
+        out["corners_clicked"] = clicked.iter().map(|c| json!([r3z(c.x), r3z(c.y)])).collect();
+    }
+    Ok(out)
+}
+
+/// [`r3`] without negative zeros.
+fn r3z(v: f64) -> f64 {
+    r3(v) + 0.0
+}
+
+/// The table coordinates of corner `k` (0-based) of a `w × d` table, for messages.
+fn corner_name(k: usize, w: f64, d: f64) -> String {
+    let (x, y) = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)][k % 4];
+    format!("{x},{y}")
+}

@@ -43,6 +43,35 @@ enum Command {
         #[arg(long, value_name = "N")]
         at: Option<usize>,
     },
+    /// Map points between a photo and the table through a calibration fitted from the table's corners in the photo
+    /// (and any further known pairs); JSON on stdout with the residuals and the worst error in inches. Exit 2 on bad
+    /// input. Format in docs/locate.md.
+    Locate {
+        /// The photo (PNG/JPEG): read for its size, and for `--snap`.
+        #[arg(long, value_name = "PHOTO")]
+        image: PathBuf,
+        /// Table size in inches, WIDTHxDEPTH.
+        #[arg(long, value_name = "WxD")]
+        table: String,
+        /// Pixels of the corners (0,0), (W,0), (W,D), (0,D), in that order.
+        #[arg(long, value_name = "X1,Y1,X2,Y2,X3,Y3,X4,Y4", allow_hyphen_values = true)]
+        corners: String,
+        /// Further known pairs: JSON [{"pixel": [px, py], "table": [x, y]}, ...].
+        #[arg(long, value_name = "FILE")]
+        pairs: Option<PathBuf>,
+        /// Map table points (TX,TY inches) to pixels instead.
+        #[arg(long)]
+        to_image: bool,
+        /// Snap each corner to the real corner in the photo first (sub-pixel).
+        #[arg(long)]
+        snap: bool,
+        /// How far from the given corner `--snap` looks, pixels.
+        #[arg(long, value_name = "PX", default_value_t = 6.0)]
+        snap_radius: f64,
+        /// The points to map: PX,PY pixels (TX,TY inches with --to-image; put negative ones after `--`).
+        #[arg(value_name = "PX,PY")]
+        points: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -98,6 +127,33 @@ fn main() -> ExitCode {
                 ExitCode::from(e.code)
             }
         },
+        Some(Command::Locate { image, table, corners, pairs, to_image, snap, snap_radius, points }) => {
+            let args = sightline::cli::LocateArgs {
+                image,
+                table,
+                corners,
+                pairs,
+                points,
+                to_image,
+                snap_px: snap.then_some(snap_radius),
+            };
+            match sightline::cli::locate(&args) {
+                Ok(v) => match serde_json::to_string_pretty(&v) {
+                    Ok(text) => {
+                        println!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("sightline locate: cannot write JSON: {e}");
+                        ExitCode::from(1)
+                    }
+                },
+                Err(e) => {
+                    eprintln!("sightline locate: {}", e.message);
+                    ExitCode::from(e.code)
+                }
+            }
+        }
         None => match sightline::app::run(cli.scene.as_deref(), cli.source.as_ref(), cli.fps) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

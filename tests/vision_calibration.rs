@@ -254,7 +254,7 @@ fn degenerate_input_is_refused_naming_the_pair() {
     // Self-crossing: corners 2 and 3 swapped.
     let e = fit_corners([c[0], c[1], c[3], c[2]]).err();
     assert_eq!(e, Some(CalibrationError::SelfCrossing { swapped: Some([2, 3]) }));
-    assert!(e.is_some_and(|e| e.to_string().contains("pairs 2 and 3 look swapped")));
+    assert!(e.is_some_and(|e| e.to_string().contains("pair 2 and pair 3 look swapped")));
     let e = fit_corners([c[1], c[0], c[2], c[3]]).err();
     assert_eq!(e, Some(CalibrationError::SelfCrossing { swapped: Some([0, 1]) }));
 
@@ -271,7 +271,9 @@ fn degenerate_input_is_refused_naming_the_pair() {
     let mid = ImagePoint::new((c[0].x + c[2].x) / 2.0, (c[0].y + c[2].y) / 2.0);
     let e = fit_corners([c[0], c[1], c[2], mid]).err();
     assert_eq!(e, Some(CalibrationError::Collinear { indices: [0, 2, 3], role: Role::Image }));
-    assert!(e.is_some_and(|e| e.to_string().contains("pairs 0, 2 and 3: their image points lie (nearly) on one line")));
+    assert!(e.is_some_and(|e| {
+        e.to_string().contains("pair 0, pair 2 and pair 3: their image points lie (nearly) on one line")
+    }));
     // ... and on the table.
     let on_edge = [(0.0, 0.0), (24.0, 0.0), (48.0, 0.0), (24.0, 48.0)].map(|(x, y)| TablePoint::new(x, y));
     let pairs: Vec<PointPair> = on_edge.iter().map(|&t| PointPair::new(cam.project(t), t)).collect();
@@ -313,6 +315,9 @@ fn degenerate_input_is_refused_naming_the_pair() {
     let e = Calibration::fit(IMAGE, &pairs).err();
     assert!(matches!(e, Some(CalibrationError::BeyondHorizon { index: 4, .. })), "{behind:?}: {e:?}");
     assert!(e.is_some_and(|e| e.to_string().contains("pair 4: the table point (24, ")));
+    let cal = Calibration::fit(IMAGE, &corner_pairs(W, D, low.corners(W, D))).expect("fit");
+    assert!(!cal.is_visible(behind) && cal.is_visible(TablePoint::new(24.0, 24.0)));
+    assert!(cal.is_visible(TablePoint::new(24.0, 500.0)), "far but in front of the camera");
 
     // Nearly collinear but past the 1% test: still fits (the check is not over-eager).
     let nudge = ImagePoint::new(mid.x + 40.0, mid.y - 40.0);

@@ -59,17 +59,18 @@ impl fmt::Display for Role {
 }
 
 /// Why a set of point pairs gives no calibration. Pairs are named by their index in the input (0-based; with
-/// [`corner_pairs`], pairs 0–3 are the corners (0,0), (W,0), (W,D), (0,D)).
+/// [`corner_pairs`], pairs 0–3 are the corners (0,0), (W,0), (W,D), (0,D)); [`CalibrationError::describe`] names them
+/// otherwise.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CalibrationError {
     /// Fewer than four pairs.
-    #[error("{given} point pair(s) given: a calibration needs at least 4 (the four table corners)")]
+    #[error("{}", self.describe(&pair_name))]
     TooFewPairs {
         /// How many were given.
         given: usize,
     },
     /// The image has no pixels.
-    #[error("image size {width}×{height}: both sides must be at least 1 pixel")]
+    #[error("{}", self.describe(&pair_name))]
     EmptyImage {
         /// Image width, pixels.
         width: u32,
@@ -77,7 +78,7 @@ pub enum CalibrationError {
         height: u32,
     },
     /// A coordinate is NaN or infinite.
-    #[error("pair {index}: the {role} point ({x}, {y}) is not a finite number")]
+    #[error("{}", self.describe(&pair_name))]
     NonFinite {
         /// The pair.
         index: usize,
@@ -89,7 +90,7 @@ pub enum CalibrationError {
         y: f64,
     },
     /// An image point lies outside the image.
-    #[error("pair {index}: the image point ({x}, {y}) is outside the {width}×{height} image")]
+    #[error("{}", self.describe(&pair_name))]
     OutsideImage {
         /// The pair.
         index: usize,
@@ -103,7 +104,7 @@ pub enum CalibrationError {
         height: u32,
     },
     /// Two pairs share (nearly) the same image or table point.
-    #[error("pair {index}: the {role} point ({x}, {y}) repeats pair {earlier}'s")]
+    #[error("{}", self.describe(&pair_name))]
     Repeated {
         /// The later pair.
         index: usize,
@@ -117,11 +118,7 @@ pub enum CalibrationError {
         y: f64,
     },
     /// Three of the first four pairs (the corners) lie on one line in the image or on the table.
-    #[error(
-        "pairs {}, {} and {}: their {role} points lie (nearly) on one line; the first four pairs (the table corners) \
-         need no three in line",
-        .indices[0], .indices[1], .indices[2]
-    )]
+    #[error("{}", self.describe(&pair_name))]
     Collinear {
         /// The three pairs.
         indices: [usize; 3],
@@ -130,20 +127,16 @@ pub enum CalibrationError {
     },
     /// The first four image points turn the other way round from their table points: a mirror image of the table,
     /// which a camera above the table cannot see.
-    #[error(
-        "pairs 0–3: the image points turn the opposite way from the table points — a camera above the table sees the \
-         corners (0,0), (W,0), (W,D), (0,D) counter-clockwise on screen; give them in that order (e.g. swap pairs 1 and \
-         3), or un-mirror the camera image"
-    )]
+    #[error("{}", self.describe(&pair_name))]
     FlippedOrder,
     /// The first four image points make a self-crossing quadrilateral where the table points do not.
-    #[error("pairs 0–3: the image points make a self-crossing quadrilateral{}", swap_hint(.swapped))]
+    #[error("{}", self.describe(&pair_name))]
     SelfCrossing {
         /// Two pairs whose image points, swapped, would untangle the quadrilateral (when one swap does it).
         swapped: Option<[usize; 2]>,
     },
     /// A pair's table point maps to or beyond the horizon of the fitted view: no camera sees all the points so.
-    #[error("pair {index}: the table point ({x}, {y}) falls beyond the horizon of the fitted view; check this pair")]
+    #[error("{}", self.describe(&pair_name))]
     BeyondHorizon {
         /// The pair.
         index: usize,
@@ -153,17 +146,67 @@ pub enum CalibrationError {
         y: f64,
     },
     /// The pairs do not determine one homography well.
-    #[error("ill-conditioned fit: {reason}")]
+    #[error("{}", self.describe(&pair_name))]
     IllConditioned {
         /// What is wrong.
         reason: String,
     },
 }
 
-fn swap_hint(swapped: &Option<[usize; 2]>) -> String {
-    match swapped {
-        Some([a, b]) => format!(": pairs {a} and {b} look swapped"),
-        None => ": check their order".to_string(),
+fn pair_name(index: usize) -> String {
+    format!("pair {index}")
+}
+
+impl CalibrationError {
+    /// The message, with each pair named by `name(index)` (the `Display` form names them "pair 3").
+    pub fn describe(&self, name: &dyn Fn(usize) -> String) -> String {
+        let quad = || format!("{}, {}, {} and {}", name(0), name(1), name(2), name(3));
+        match self {
+            Self::TooFewPairs { given } => {
+                format!("{given} point pair(s) given: a calibration needs at least 4 (the four table corners)")
+            }
+            Self::EmptyImage { width, height } => {
+                format!("image size {width}×{height}: both sides must be at least 1 pixel")
+            }
+            Self::NonFinite { index, role, x, y } => {
+                format!("{}: the {role} point ({x}, {y}) is not a finite number", name(*index))
+            }
+            Self::OutsideImage { index, x, y, width, height } => {
+                format!("{}: the image point ({x}, {y}) is outside the {width}×{height} image", name(*index))
+            }
+            Self::Repeated { index, earlier, role, x, y } => {
+                format!("{}: the {role} point ({x}, {y}) repeats {}'s", name(*index), name(*earlier))
+            }
+            Self::Collinear { indices: [a, b, c], role } => format!(
+                "{}, {} and {}: their {role} points lie (nearly) on one line; the four corners (the first four pairs) \
+                 need no three in line",
+                name(*a),
+                name(*b),
+                name(*c)
+            ),
+            Self::FlippedOrder => format!(
+                "the image points of {} turn the opposite way from their table points — a camera above the table sees \
+                 the corners (0,0), (W,0), (W,D), (0,D) counter-clockwise on screen; give them in that order (e.g. \
+                 swap {} and {}), or un-mirror the camera image",
+                quad(),
+                name(1),
+                name(3)
+            ),
+            Self::SelfCrossing { swapped } => match swapped {
+                Some([a, b]) => format!(
+                    "the image points of {} make a self-crossing quadrilateral: {} and {} look swapped",
+                    quad(),
+                    name(*a),
+                    name(*b)
+                ),
+                None => format!("the image points of {} make a self-crossing quadrilateral: check their order", quad()),
+            },
+            Self::BeyondHorizon { index, x, y } => format!(
+                "{}: the table point ({x}, {y}) falls beyond the horizon of the fitted view; check this pair",
+                name(*index)
+            ),
+            Self::IllConditioned { reason } => format!("ill-conditioned fit: {reason}"),
+        }
     }
 }
 
@@ -366,6 +409,12 @@ impl Calibration {
     pub fn image_from_table(&self, p: TablePoint) -> ImagePoint {
         let (x, y) = homography::apply(&self.image_from_table, (p.x, p.y));
         ImagePoint::new(x, y)
+    }
+
+    /// Whether the camera sees table point `p`: it maps in front of the camera, below the horizon. (A point beyond the
+    /// horizon still has a finite `image_from_table`, through the centre of projection, that means nothing.)
+    pub fn is_visible(&self, p: TablePoint) -> bool {
+        self.image_from_table.determinant() * homography::w_of(&self.image_from_table, (p.x, p.y)) < 0.0
     }
 
     /// The `image_from_table` homography as a row-major 3×3 matrix (unit Frobenius norm): pixel `(u, v)` of table

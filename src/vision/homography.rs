@@ -8,9 +8,12 @@ use nalgebra::{DMatrix, Matrix3, SMatrix, SVector};
 pub(crate) type P2 = (f64, f64);
 
 /// Apply `h` to `p` (dehomogenised). Infinite or NaN when `p` maps to the line at infinity.
+#[inline]
 pub(crate) fn apply(h: &Matrix3<f64>, p: P2) -> P2 {
-    let w = h[(2, 0)] * p.0 + h[(2, 1)] * p.1 + h[(2, 2)];
-    ((h[(0, 0)] * p.0 + h[(0, 1)] * p.1 + h[(0, 2)]) / w, (h[(1, 0)] * p.0 + h[(1, 1)] * p.1 + h[(1, 2)]) / w)
+    // Column-major storage: m[c * 3 + r] is row r, column c.
+    let m = h.as_slice();
+    let inv_w = 1.0 / (m[2] * p.0 + m[5] * p.1 + m[8]);
+    ((m[0] * p.0 + m[3] * p.1 + m[6]) * inv_w, (m[1] * p.0 + m[4] * p.1 + m[7]) * inv_w)
 }
 
 /// The homogeneous scale `w` of `h · (p, 1)`.
