@@ -37,8 +37,8 @@
 
 use super::measure::EPS;
 use super::segment::{
-    Aabb, Where, convex_hull, convex_interval, convex_polygons_meet, disc_interval, locate, passes_through,
-    point_convex_distance, point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
+    Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, disc_interval, locate, orient,
+    passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
 use std::ops::{Add as _, Sub as _};
@@ -160,7 +160,7 @@ fn core(poly: &[TablePoint]) -> Vec<TablePoint> {
     let inset = (0..n)
         .map(|i| {
             let (p, q) = (poly[i], poly[(i + 1) % n]);
-            super::segment::orient(p, q, c).abs() / q.sub(p).norm().max(1e-300)
+            orient(p, q, c).abs() / q.sub(p).norm().max(1e-300)
         })
         .fold(f64::INFINITY, f64::min);
     let lambda = SHADOW_MARGIN_IN / inset;
@@ -175,7 +175,7 @@ fn is_convex(poly: &[TablePoint]) -> bool {
     let n = poly.len();
     let mut sign = 0.0;
     for i in 0..n {
-        let o = super::segment::orient(poly[i], poly[(i + 1) % n], poly[(i + 2) % n]);
+        let o = orient(poly[i], poly[(i + 1) % n], poly[(i + 2) % n]);
         if o.abs() > EPS {
             if sign == 0.0 {
                 sign = o.signum();
@@ -221,15 +221,16 @@ impl Region {
         }
     }
 
-    /// A polygon containing the region (circumscribed outline clipped to the half-plane).
-    fn outer_polygon(&self) -> Vec<TablePoint> {
-        let ring: Vec<TablePoint> = UNIT_RING.iter().map(|&u| self.centre.add(u.scale(self.r))).collect();
+    /// A polygon containing the region (circumscribed outline clipped to the half-plane), into
+    /// `out` (`ring` is scratch space).
+    fn outer_polygon(&self, ring: &mut Vec<TablePoint>, out: &mut Vec<TablePoint>) {
+        out.clear();
         match self.clip {
-            None => ring,
+            None => out.extend(UNIT_RING.iter().map(|&u| self.centre.add(u.scale(self.r)))),
             Some(_) => {
-                let mut out = Vec::with_capacity(ring.len() + 2);
-                clip_half_plane(&ring, &mut out, |p| self.ahead(p));
-                out
+                ring.clear();
+                ring.extend(UNIT_RING.iter().map(|&u| self.centre.add(u.scale(self.r))));
+                clip_half_plane(ring, out, |p| self.ahead(p));
             }
         }
     }
@@ -276,20 +277,44 @@ impl Region {
 type Profile = (f64, f64);
 
 /// The per-pair context of a LoF query.
-struct Query<'o, 'a> {
+struct Query<'o, 'a, 'b> {
     obs: &'o Obstacles<'a>,
+    terrain: &'b mut Vec<usize>,
+    bodies: &'b mut Vec<usize>,
+    scratch: &'b mut Vec<f64>,
+    /// Shadow intervals for phase 4c (see [`Query::shadows`]).
+    shadows: &'b mut Vec<(f64, f64)>,
+}
+
+/// Points tagged with the outline they come from.
+type Tagged = Vec<(TablePoint, u8)>;
+
+/// Buffers a LoF query reuses from one call to the next (per thread), so that a query allocates
+/// almost nothing.
+#[derive(Default)]
+struct Buffers {
     terrain: Vec<usize>,
     bodies: Vec<usize>,
     scratch: Vec<f64>,
-    /// Shadow intervals for phase 4c (see [`Query::shadows`]).
     shadows: Vec<(f64, f64)>,
+    ring: Vec<TablePoint>,
+    pa: Vec<TablePoint>,
+    pb: Vec<TablePoint>,
+    hull_pts: (Tagged, Tagged),
+    hull: Vec<TablePoint>,
+    hull_sides: Vec<u8>,
+    clip: (Vec<TablePoint>, Vec<TablePoint>),
 }
 
-impl Query<'_, '_> {
+thread_local! {
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+}
+
+impl Query<'_, '_, '_> {
     /// Whether the 3D segment `a → b` (plan points, heights from `z`) is blocked, and by what.
     fn blocked(&mut self, a: TablePoint, b: TablePoint, z: Profile) -> Option<Blocker> {
         let seg_box = Aabb::around([a, b]);
-        for &i in &self.terrain {
+        for &i in self.terrain.iter() {
             if !self.obs.terrain_boxes[i].overlaps(&seg_box) {
                 continue;
             }
@@ -301,13 +326,13 @@ impl Query<'_, '_> {
                 Some(ccw) => {
                     convex_interval(&t.polygon, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
                 }
-                None => passes_through(&t.polygon, a, b, t0, t1, &mut self.scratch),
+                None => passes_through(&t.polygon, a, b, t0, t1, self.scratch),
             };
             if through {
                 return Some(Blocker::Terrain(i));
             }
         }
-        for &j in &self.bodies {
+        for &j in self.bodies.iter() {
             let c = &self.obs.bodies[j];
             let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { continue };
             // Inside the disc, is the line between the body's bottom and top anywhere?
@@ -346,6 +371,21 @@ fn above((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
 /// # Units
 /// Bodies and terrain in table inches; the witness is two 3D points in inches.
 pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &[usize]) -> LofResult {
+    BUFFERS.with(|cell| {
+        let mut buffers = cell.take();
+        let result = line_of_fire_in(&mut buffers, obstacles, viewer, target, skip);
+        cell.set(buffers);
+        result
+    })
+}
+
+fn line_of_fire_in(
+    buffers: &mut Buffers,
+    obstacles: &Obstacles,
+    viewer: &Body,
+    target: &Body,
+    skip: &[usize],
+) -> LofResult {
     let (ra, rb) = (viewer.radius(), target.radius());
     // 1. Arc: some part of the target in front of the arc line (strictly: a zero-area touch is not "partly inside").
     if viewer.ahead(target.centre) + rb <= 1e-6 {
@@ -365,13 +405,11 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     // segment joining the centres — a capsule that contains the hull of both bases.
     let reach = ra.max(rb) * 1.05;
     let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
-    let mut q = Query {
-        obs: obstacles,
-        terrain: Vec::new(),
-        bodies: Vec::new(),
-        scratch: Vec::with_capacity(16),
-        shadows: Vec::new(),
-    };
+    let Buffers { terrain, bodies, scratch, shadows, ring, pa, pb, hull_pts, hull, hull_sides, clip: clip_buf } =
+        buffers;
+    terrain.clear();
+    bodies.clear();
+    let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows };
     for (i, t) in obstacles.terrain.iter().enumerate() {
         let b = &obstacles.terrain_boxes[i];
         if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
@@ -395,8 +433,11 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     }
 
     // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
-    let (pa, pb) = (va.outer_polygon(), tb.outer_polygon());
-    let hull = convex_hull(pa.iter().chain(pb.iter()).copied().collect());
+    va.outer_polygon(ring, pa);
+    tb.outer_polygon(ring, pb);
+    tagged_hull(pa, pb, hull_pts, hull, hull_sides);
+    let (pa, pb, hull, hull_sides): (&[TablePoint], &[TablePoint], &[TablePoint], &[u8]) = (pa, pb, hull, hull_sides);
+    let hull_box = Aabb::around(hull.iter().copied());
     let axis = tb.centre.sub(va.centre);
     let axis_len2 = axis.dot(axis).max(1e-12);
     let frac = |p: TablePoint| (p.sub(va.centre).dot(axis) / axis_len2).clamp(0.0, 1.0);
@@ -406,8 +447,8 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
         let meets = match obstacles.terrain_convex[i] {
-            Some(_) => convex_polygons_meet(&t.polygon, &hull),
-            None => polygon_meets_convex(&t.polygon, &hull),
+            Some(ccw) => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
+            None => polygon_meets_convex(&t.polygon, hull),
         };
         if !meets {
             return false;
@@ -416,7 +457,7 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
         let low = if viewer.bottom() == target.bottom() {
             viewer.bottom()
         } else {
-            clip_to_convex(&t.polygon, &hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min)
+            clip_to_convex(&t.polygon, hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min)
         };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
@@ -425,7 +466,14 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     });
     q.bodies.retain(|&j| {
         let c = &obstacles.bodies[j];
-        if point_convex_distance(c.centre, &hull) >= c.radius() {
+        // (Far outside the hull's box: surely at least the radius away.)
+        let r = c.radius() * (1.0 + 1e-9);
+        let p = c.centre;
+        let far = p.x < hull_box.min.x - r
+            || p.x > hull_box.max.x + r
+            || p.y < hull_box.min.y - r
+            || p.y > hull_box.max.y + r;
+        if far || point_convex_distance(c.centre, hull) >= c.radius() {
             return false;
         }
         if c.bottom() < highest_z(c.centre) - EPS && c.top() > lowest_z(c.centre) + EPS {
@@ -463,8 +511,15 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
     let dir = axis.scale(1.0 / len);
     // (The bound needs the bases apart; overlapping ones only reach here through the API.)
     if len > ra + rb
-        && let Some(by) =
-            separating_chain(obstacles, &q, &hull, (&pa, &pb), line_lo, (va.centre, dir, (-ra, len + rb)), zmax)
+        && let Some(by) = separating_chain(
+            obstacles,
+            &q,
+            (hull, hull_sides, pa, pb),
+            clip_buf,
+            line_lo,
+            (va.centre, dir, (-ra, len + rb)),
+            zmax,
+        )
     {
         return verdict(None, by);
     }
@@ -513,8 +568,8 @@ pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &
 fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
-    hull: &[TablePoint],
-    (pa, pb): (&[TablePoint], &[TablePoint]),
+    (hull, hull_sides, pa, pb): (&[TablePoint], &[u8], &[TablePoint], &[TablePoint]),
+    (clipped, tmp): &mut (Vec<TablePoint>, Vec<TablePoint>),
     line_lo: f64,
     (origin, axis_dir, s_range): (TablePoint, TablePoint, (f64, f64)),
     zmax: impl Fn(TablePoint) -> f64,
@@ -524,35 +579,37 @@ fn separating_chain(
         Poly(Vec<TablePoint>),
         Disc(TablePoint, f64),
     }
-    let [(b0, b1), (c0, c1)] = bridge_edges(hull, pa, pb)?;
+    let [(b0, b1), (c0, c1)] = bridge_edges(hull, hull_sides)?;
     let mut parts: Vec<(Blocker, Part)> = Vec::new();
     // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
     // corner (or, for a disc, at one of its two ends along the axis).
     let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
-    for &i in &q.terrain {
+    for &i in q.terrain.iter() {
         let t = &obstacles.terrain[i];
         if obstacles.terrain_convex[i].is_none() {
             continue; // concave pieces are left to the sampling
         }
         // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-        let mut clipped = clip_to_convex(&t.polygon, hull);
-        if clipped.len() < 3 || signed_area(&clipped).abs() <= 1e-12 {
+        clip_to_convex_into(&t.polygon, hull, clipped, tmp);
+        if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
             continue; // nothing inside, or only a touch along the hull's edge
         }
-        if !tall_over(&t.polygon, t.height_in) && !tall_over(&clipped, t.height_in) {
+        let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
             // The bound is monotone along the axis: keep the part beyond the point where the
             // piece becomes taller than every line (a piece near the lower end of a sloping line).
-            let Some(part) = tall_part(&clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
+            let Some(part) = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
             if signed_area(&part).abs() <= 1e-12 {
                 continue;
             }
-            clipped = part;
-        }
-        if !convex_polygons_meet(&clipped, pa) && !convex_polygons_meet(&clipped, pb) {
-            parts.push((Blocker::Terrain(i), Part::Poly(clipped)));
+            part
+        } else {
+            clipped.clone()
+        };
+        if !convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb) {
+            parts.push((Blocker::Terrain(i), Part::Poly(part)));
         }
     }
-    for &j in &q.bodies {
+    for &j in q.bodies.iter() {
         let c = &obstacles.bodies[j];
         let r = c.radius();
         let keep = c.bottom() <= line_lo
@@ -639,7 +696,7 @@ struct Shadows {
     extent: f64,
 }
 
-impl Query<'_, '_> {
+impl Query<'_, '_, '_> {
     /// Fill `self.shadows` with the directions from `a` (each as the tangent of its angle to the
     /// direction of the target's centre) in which a line from `a` to any point of the target's
     /// base (centre `cb`, radius `rb`) at heights `z` is surely blocked: it passes at least
@@ -667,7 +724,7 @@ impl Query<'_, '_> {
         };
         let margin = EPS + 1e-7;
         self.shadows.clear();
-        for &i in &self.terrain {
+        for &i in self.terrain.iter() {
             let core = &self.obs.terrain_core[i];
             if core.is_empty() {
                 continue;
@@ -695,7 +752,7 @@ impl Query<'_, '_> {
             }
             self.shadows.push((lo, hi));
         }
-        for &j in &self.bodies {
+        for &j in self.bodies.iter() {
             let c = &self.obs.bodies[j];
             let r = c.radius();
             let w = c.centre.sub(a);
@@ -747,7 +804,7 @@ fn search_shadowed(
         for &a in from {
             let sh = q.shadows(a, z, target);
             if let Some(sh) = &sh
-                && covers(&mut q.shadows, -sh.extent, sh.extent)
+                && covers(q.shadows, -sh.extent, sh.extent)
             {
                 continue;
             }
@@ -781,28 +838,115 @@ fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Pro
     None
 }
 
-/// The two hull edges that run from one base's outline to the other's.
-fn bridge_edges(hull: &[TablePoint], pa: &[TablePoint], pb: &[TablePoint]) -> Option<[(TablePoint, TablePoint); 2]> {
-    // Hull corners are copies of outline corners, so exact comparison finds their origin.
-    let side = |p: TablePoint| {
-        if pa.contains(&p) {
-            0
-        } else if pb.contains(&p) {
-            1
-        } else {
-            2
-        }
-    };
+/// The two hull edges that run from one base's outline to the other's (`sides`: which outline
+/// each hull corner comes from).
+fn bridge_edges(hull: &[TablePoint], sides: &[u8]) -> Option<[(TablePoint, TablePoint); 2]> {
     let n = hull.len();
     let mut found = Vec::with_capacity(2);
     for i in 0..n {
-        let (p, q) = (hull[i], hull[(i + 1) % n]);
-        let (sp, sq) = (side(p), side(q));
-        if sp != sq && sp < 2 && sq < 2 {
-            found.push((p, q));
+        if sides[i] != sides[(i + 1) % n] {
+            found.push((hull[i], hull[(i + 1) % n]));
         }
     }
     (found.len() == 2).then(|| [found[0], found[1]])
+}
+
+/// Convex hull of outlines `pa` and `pb` into `hull` (counter-clockwise, Andrew's monotone
+/// chain as in `segment::convex_hull`), with the outline each corner comes from in `sides`: 0
+/// for `pa` (also when the same point is in both), 1 for `pb`. `pts` is scratch space.
+fn tagged_hull(
+    pa: &[TablePoint],
+    pb: &[TablePoint],
+    (pts, merged): &mut (Tagged, Tagged),
+    hull: &mut Vec<TablePoint>,
+    sides: &mut Vec<u8>,
+) {
+    // The outlines are convex, so each is two chains sorted by x: merging them and then the two
+    // outlines leaves the points (nearly) sorted, and an insertion sort finishes the job in
+    // linear time. Only equal points can end in another order than a full sort's, and they
+    // become one below.
+    pts.clear();
+    merge_sorted_chains(pa, 0, pts);
+    let mid = pts.len();
+    merge_sorted_chains(pb, 1, pts);
+    merged.clear();
+    let (mut i, mut j) = (0, mid);
+    while i < mid || j < pts.len() {
+        if j == pts.len() || (i < mid && key_le(pts[i].0, pts[j].0)) {
+            merged.push(pts[i]);
+            i += 1;
+        } else {
+            merged.push(pts[j]);
+            j += 1;
+        }
+    }
+    std::mem::swap(pts, merged);
+    for k in 1..pts.len() {
+        let mut m = k;
+        while m > 0 && !key_le(pts[m - 1].0, pts[m].0) {
+            pts.swap(m - 1, m);
+            m -= 1;
+        }
+    }
+    pts.dedup_by(|a, b| {
+        let same = a.0.dist(b.0) < 1e-12;
+        if same && a.0 == b.0 {
+            b.1 = b.1.min(a.1);
+        }
+        same
+    });
+    hull.clear();
+    sides.clear();
+    if pts.len() < 3 {
+        hull.extend(pts.iter().map(|p| p.0));
+        sides.extend(pts.iter().map(|p| p.1));
+        return;
+    }
+    for pass in 0..2 {
+        let start = hull.len();
+        let mut add = |p: (TablePoint, u8)| {
+            while hull.len() >= start + 2 && orient(hull[hull.len() - 2], hull[hull.len() - 1], p.0) <= 0.0 {
+                hull.pop();
+                sides.pop();
+            }
+            hull.push(p.0);
+            sides.push(p.1);
+        };
+        if pass == 0 {
+            pts.iter().for_each(|&p| add(p));
+        } else {
+            pts.iter().rev().for_each(|&p| add(p));
+        }
+        hull.pop();
+        sides.pop();
+    }
+}
+
+/// The order of `segment::convex_hull`'s sort: by x, then y.
+fn key_le(a: TablePoint, b: TablePoint) -> bool {
+    a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)).is_le()
+}
+
+/// Append the corners of convex polygon `poly`, tagged `tag`, in (nearly) sorted order: from the
+/// least one, merging the walks both ways round.
+fn merge_sorted_chains(poly: &[TablePoint], tag: u8, out: &mut Vec<(TablePoint, u8)>) {
+    let n = poly.len();
+    let Some(start) = (0..n).min_by(|&a, &b| poly[a].x.total_cmp(&poly[b].x).then(poly[a].y.total_cmp(&poly[b].y)))
+    else {
+        return;
+    };
+    out.push((poly[start], tag));
+    let (mut f, mut b) = (1, 1);
+    while f + b <= n {
+        let (pf, pb) = (poly[(start + f) % n], poly[(start + n - b) % n]);
+        if key_le(pf, pb) {
+            out.push((pf, tag));
+            f += 1;
+        } else {
+            out.push((pb, tag));
+            b += 1;
+        }
+    }
 }
 
 /// Whether polygon `poly` meets segment `a b` (crossing, touching or containing it).
@@ -829,20 +973,34 @@ fn clip_half_plane(input: &[TablePoint], out: &mut Vec<TablePoint>, side: impl F
 
 /// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`.
 fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
-    let mut out = Vec::with_capacity(poly.len() + clip.len());
+    let (mut out, mut tmp) = (Vec::new(), Vec::new());
+    clip_to_convex_into(poly, clip, &mut out, &mut tmp);
+    out
+}
+
+/// [`clip_to_convex`] into `out` (`input` is scratch space).
+fn clip_to_convex_into(
+    poly: &[TablePoint],
+    clip: &[TablePoint],
+    out: &mut Vec<TablePoint>,
+    input: &mut Vec<TablePoint>,
+) {
+    out.clear();
     out.extend_from_slice(poly);
-    let mut input = Vec::with_capacity(poly.len() + clip.len());
     let m = clip.len();
     for j in 0..m {
         let (c0, c1) = (clip[j], clip[(j + 1) % m]);
-        std::mem::swap(&mut input, &mut out);
+        // Nothing to cut off here: the pass would copy the polygon unchanged.
+        if out.iter().all(|&p| orient(c0, c1, p) >= 0.0) {
+            continue;
+        }
+        std::mem::swap(input, out);
         out.clear();
-        clip_half_plane(&input, &mut out, |p| super::segment::orient(c0, c1, p));
+        clip_half_plane(input, out, |p| orient(c0, c1, p));
         if out.is_empty() {
             break;
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -879,13 +1037,11 @@ mod tests {
                 .collect();
             let obs = Obstacles::new(&terrain, &bodies);
             let (v, t) = (bodies[0], bodies[1]);
-            let mut q = Query {
-                obs: &obs,
-                terrain: (0..terrain.len()).collect(),
-                bodies: (2..bodies.len()).collect(),
-                scratch: Vec::new(),
-                shadows: Vec::new(),
-            };
+            let (mut ts, mut bs): (Vec<usize>, Vec<usize>) =
+                ((0..terrain.len()).collect(), (2..bodies.len()).collect());
+            let (mut scratch, mut shadows) = (Vec::new(), Vec::new());
+            let mut q =
+                Query { obs: &obs, terrain: &mut ts, bodies: &mut bs, scratch: &mut scratch, shadows: &mut shadows };
             for _ in 0..20 {
                 let a = v.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(v.radius() * rnd().sqrt()));
                 let z = (v.bottom() + rnd() * (v.top() - v.bottom()), t.bottom() + rnd() * (t.top() - t.bottom()));
