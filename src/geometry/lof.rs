@@ -196,6 +196,31 @@ static UNIT_RING: std::sync::LazyLock<[TablePoint; OUTLINE_SIDES]> = std::sync::
     })
 });
 
+thread_local! {
+    /// Unit vectors at `n` equal angles from `+x`, by `n` (few sizes: one per base size).
+    static UNIT_CIRCLES: std::cell::RefCell<Vec<(usize, Vec<TablePoint>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Call `f` with the unit vectors at angles `i·τ/n`, `i` in `0..n` (computed once per thread).
+fn with_unit_circle<R>(n: usize, f: impl FnOnce(&[TablePoint]) -> R) -> R {
+    UNIT_CIRCLES.with_borrow_mut(|cache| {
+        let k = match cache.iter().position(|(m, _)| *m == n) {
+            Some(k) => k,
+            None => {
+                let circle = (0..n)
+                    .map(|i| {
+                        let a = i as f64 * std::f64::consts::TAU / n as f64;
+                        TablePoint::new(a.cos(), a.sin())
+                    })
+                    .collect();
+                cache.push((n, circle));
+                cache.len() - 1
+            }
+        };
+        f(&cache[k].1)
+    })
+}
+
 /// A base outline clipped to the viewer's arc half-plane (plan view).
 #[derive(Debug, Clone, Copy)]
 struct Region {
@@ -248,14 +273,14 @@ impl Region {
         // Every such line is within asin((r + other_r) / distance) of the centre line, so its
         // crossing point's outward normal u has u·dir ≥ -sin of that.
         let margin = ((self.r + other_r) / len).min(1.0) + 1e-9;
-        for i in 0..n {
-            let a = i as f64 * std::f64::consts::TAU / n as f64;
-            let u = TablePoint::new(a.cos(), a.sin());
-            let p = self.centre.add(u.scale(self.r));
-            if u.dot(dir) >= -margin * len && self.ahead(p) >= 0.0 {
-                pts.push(p);
+        with_unit_circle(n, |circle| {
+            for &u in circle {
+                let p = self.centre.add(u.scale(self.r));
+                if u.dot(dir) >= -margin * len && self.ahead(p) >= 0.0 {
+                    pts.push(p);
+                }
             }
-        }
+        });
         if let Some((o, n)) = self.clip {
             // The straight edge of a clipped base, along the arc line: all of it with `chord`,
             // otherwise its two ends (the base's extreme points across the arc line, where the
@@ -438,6 +463,9 @@ fn line_of_fire_in(
     tagged_hull(pa, pb, hull_pts, hull, hull_sides);
     let (pa, pb, hull, hull_sides): (&[TablePoint], &[TablePoint], &[TablePoint], &[u8]) = (pa, pb, hull, hull_sides);
     let hull_box = Aabb::around(hull.iter().copied());
+    // Both centres lie in the hull (the viewer's on its clipped outline's straight edge) unless the
+    // target's centre is behind the arc line.
+    let spine = (tb.ahead(tb.centre) >= 1e-9).then_some((va.centre, tb.centre));
     let axis = tb.centre.sub(va.centre);
     let axis_len2 = axis.dot(axis).max(1e-12);
     let frac = |p: TablePoint| (p.sub(va.centre).dot(axis) / axis_len2).clamp(0.0, 1.0);
@@ -447,7 +475,12 @@ fn line_of_fire_in(
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
         let meets = match obstacles.terrain_convex[i] {
-            Some(ccw) => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
+            // (Crossed by the segment between the centres, when it is in the hull: surely meets.)
+            Some(ccw) => {
+                spine.is_some_and(|(s0, s1)| {
+                    convex_interval(&t.polygon, ccw, s0, s1).is_some_and(|(u0, u1)| u1 - u0 > 1e-6)
+                }) || convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true))
+            }
             None => polygon_meets_convex(&t.polygon, hull),
         };
         if !meets {
@@ -473,7 +506,10 @@ fn line_of_fire_in(
             || p.x > hull_box.max.x + r
             || p.y < hull_box.min.y - r
             || p.y > hull_box.max.y + r;
-        if far || point_convex_distance(c.centre, hull) >= c.radius() {
+        // (Near the segment between two points of the hull, the centres when they are in it:
+        // surely nearer than the radius.)
+        let near = spine.is_some_and(|(s0, s1)| point_segment_distance(p, s0, s1) < c.radius() * (1.0 - 1e-9) - 1e-9);
+        if far || (!near && point_convex_distance(c.centre, hull) >= c.radius()) {
             return false;
         }
         if c.bottom() < highest_z(c.centre) - EPS && c.top() > lowest_z(c.centre) + EPS {
@@ -584,6 +620,11 @@ fn separating_chain(
     // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
     // corner (or, for a disc, at one of its two ends along the axis).
     let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
+    // A trooper's disc is a part when it stands on the lowest level and is taller than every line.
+    let disc_part = |c: &Body| {
+        let r = c.radius();
+        c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
+    };
     for &i in q.terrain.iter() {
         let t = &obstacles.terrain[i];
         if obstacles.terrain_convex[i].is_none() {
@@ -609,13 +650,18 @@ fn separating_chain(
             parts.push((Blocker::Terrain(i), Part::Poly(part)));
         }
     }
+    let (box_a, box_b) = (Aabb::around(pa.iter().copied()), Aabb::around(pb.iter().copied()));
+    // Farther than `r` from the polygon: surely when farther than that from its box.
+    let apart = |c: TablePoint, r: f64, b: &Aabb, poly: &[TablePoint]| {
+        let dx = (b.min.x - c.x).max(c.x - b.max.x).max(0.0);
+        let dy = (b.min.y - c.y).max(c.y - b.max.y).max(0.0);
+        let rr = r * (1.0 + 1e-9);
+        dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
+    };
     for &j in q.bodies.iter() {
         let c = &obstacles.bodies[j];
         let r = c.radius();
-        let keep = c.bottom() <= line_lo
-            && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
-            && point_convex_distance(c.centre, pa) > r
-            && point_convex_distance(c.centre, pb) > r;
+        let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
         if keep {
             parts.push((Blocker::Trooper(j), Part::Disc(c.centre, r)));
         }
@@ -922,29 +968,35 @@ fn tagged_hull(
     }
 }
 
-/// The order of `segment::convex_hull`'s sort: by x, then y.
+/// The order of `segment::convex_hull`'s sort: by x, then y (coordinates are finite; unlike
+/// `total_cmp`, -0 and +0 compare equal, which only decides which copy of one point is kept).
 fn key_le(a: TablePoint, b: TablePoint) -> bool {
-    a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)).is_le()
+    a.x < b.x || (a.x == b.x && a.y <= b.y)
 }
 
 /// Append the corners of convex polygon `poly`, tagged `tag`, in (nearly) sorted order: from the
 /// least one, merging the walks both ways round.
 fn merge_sorted_chains(poly: &[TablePoint], tag: u8, out: &mut Vec<(TablePoint, u8)>) {
     let n = poly.len();
-    let Some(start) = (0..n).min_by(|&a, &b| poly[a].x.total_cmp(&poly[b].x).then(poly[a].y.total_cmp(&poly[b].y)))
-    else {
+    if n == 0 {
         return;
-    };
+    }
+    let mut start = 0;
+    for i in 1..n {
+        if !key_le(poly[start], poly[i]) {
+            start = i;
+        }
+    }
     out.push((poly[start], tag));
-    let (mut f, mut b) = (1, 1);
-    while f + b <= n {
-        let (pf, pb) = (poly[(start + f) % n], poly[(start + n - b) % n]);
-        if key_le(pf, pb) {
-            out.push((pf, tag));
-            f += 1;
+    // Next corner each way round, and how many are left.
+    let (mut f, mut b) = (if start + 1 == n { 0 } else { start + 1 }, if start == 0 { n - 1 } else { start - 1 });
+    for _ in 1..n {
+        if key_le(poly[f], poly[b]) {
+            out.push((poly[f], tag));
+            f = if f + 1 == n { 0 } else { f + 1 };
         } else {
-            out.push((pb, tag));
-            b += 1;
+            out.push((poly[b], tag));
+            b = if b == 0 { n - 1 } else { b - 1 };
         }
     }
 }
