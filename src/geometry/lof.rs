@@ -332,7 +332,7 @@ struct Buffers {
 }
 
 thread_local! {
-    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::new(Buffers::default());
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }
 
 impl Query<'_, '_, '_> {
@@ -396,12 +396,8 @@ fn above((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
 /// # Units
 /// Bodies and terrain in table inches; the witness is two 3D points in inches.
 pub fn line_of_fire(obstacles: &Obstacles, viewer: &Body, target: &Body, skip: &[usize]) -> LofResult {
-    BUFFERS.with(|cell| {
-        let mut buffers = cell.take();
-        let result = line_of_fire_in(&mut buffers, obstacles, viewer, target, skip);
-        cell.set(buffers);
-        result
-    })
+    // (`line_of_fire_in` never calls back here, so the buffers are never borrowed twice.)
+    BUFFERS.with_borrow_mut(|buffers| line_of_fire_in(buffers, obstacles, viewer, target, skip))
 }
 
 fn line_of_fire_in(
