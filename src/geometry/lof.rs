@@ -129,6 +129,8 @@ pub struct Obstacles<'a> {
     /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
     /// inside it (for the shadows of phase 4c); empty when not convex or too small.
     terrain_core: Vec<Vec<TablePoint>>,
+    /// Per body: radius, bottom and top, inches.
+    body_dims: Vec<(f64, f64, f64)>,
 }
 
 impl<'a> Obstacles<'a> {
@@ -142,7 +144,8 @@ impl<'a> Obstacles<'a> {
             .zip(&terrain_convex)
             .map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() })
             .collect();
-        Self { terrain, bodies, terrain_boxes, terrain_convex, terrain_core }
+        let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
+        Self { terrain, bodies, terrain_boxes, terrain_convex, terrain_core, body_dims }
     }
 }
 
@@ -309,6 +312,8 @@ struct Query<'o, 'a, 'b> {
     scratch: &'b mut Vec<f64>,
     /// Shadow intervals for phase 4c (see [`Query::shadows`]).
     shadows: &'b mut Vec<(f64, f64)>,
+    /// What blocked the last line found blocked.
+    last_hit: Option<Blocker>,
 }
 
 /// Points tagged with the outline they come from.
@@ -336,37 +341,58 @@ thread_local! {
 }
 
 impl Query<'_, '_, '_> {
-    /// Whether the 3D segment `a → b` (plan points, heights from `z`) is blocked, and by what.
+    /// Whether the 3D segment `a → b` (plan points, heights from `z`) is blocked, and by what
+    /// (one blocker: the one that blocked the previous line is tried first, as neighbouring lines
+    /// are mostly blocked by the same thing).
     fn blocked(&mut self, a: TablePoint, b: TablePoint, z: Profile) -> Option<Blocker> {
         let seg_box = Aabb::around([a, b]);
-        for &i in self.terrain.iter() {
-            if !self.obs.terrain_boxes[i].overlaps(&seg_box) {
-                continue;
+        let line = (a, b, z, &seg_box);
+        if let Some(k) = self.last_hit
+            && blocks(self.obs, k, line, self.scratch)
+        {
+            return Some(k);
+        }
+        let candidates = self.terrain.iter().map(|&i| Blocker::Terrain(i));
+        let found = candidates
+            .chain(self.bodies.iter().map(|&j| Blocker::Trooper(j)))
+            .find(|&k| Some(k) != self.last_hit && blocks(self.obs, k, line, self.scratch));
+        if found.is_some() {
+            self.last_hit = found;
+        }
+        found
+    }
+}
+
+/// Whether blocker `k` blocks the 3D segment `a → b` (plan points, heights from `z`; `seg_box`
+/// its plan box).
+fn blocks(
+    obs: &Obstacles,
+    k: Blocker,
+    (a, b, z, seg_box): (TablePoint, TablePoint, Profile, &Aabb),
+    scratch: &mut Vec<f64>,
+) -> bool {
+    match k {
+        Blocker::Terrain(i) => {
+            if !obs.terrain_boxes[i].overlaps(seg_box) {
+                return false;
             }
-            let t = &self.obs.terrain[i];
+            let t = &obs.terrain[i];
             // The stretch of the line lower than the piece.
-            let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { continue };
-            let through = match self.obs.terrain_convex[i] {
+            let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { return false };
+            match obs.terrain_convex[i] {
                 // Convex: one clipping pass; the stretch inside must overlap the low stretch.
                 Some(ccw) => {
                     convex_interval(&t.polygon, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
                 }
-                None => passes_through(&t.polygon, a, b, t0, t1, self.scratch),
-            };
-            if through {
-                return Some(Blocker::Terrain(i));
+                None => passes_through(&t.polygon, a, b, t0, t1, scratch),
             }
         }
-        for &j in self.bodies.iter() {
-            let c = &self.obs.bodies[j];
-            let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { continue };
+        Blocker::Trooper(j) => {
+            let c = &obs.bodies[j];
+            let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { return false };
             // Inside the disc, is the line between the body's bottom and top anywhere?
-            let Some((u0, u1)) = below(z, c.top(), t0, t1) else { continue };
-            if above(z, c.bottom(), u0, u1) {
-                return Some(Blocker::Trooper(j));
-            }
+            below(z, c.top(), t0, t1).is_some_and(|(u0, u1)| above(z, c.bottom(), u0, u1))
         }
-        None
     }
 }
 
@@ -430,18 +456,18 @@ fn line_of_fire_in(
         buffers;
     terrain.clear();
     bodies.clear();
-    let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows };
+    let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, last_hit: None };
     for (i, t) in obstacles.terrain.iter().enumerate() {
         let b = &obstacles.terrain_boxes[i];
         if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
             q.terrain.push(i);
         }
     }
-    for (j, c) in obstacles.bodies.iter().enumerate() {
-        if skip.contains(&j) || c.bottom() >= line_hi || c.top() <= line_lo {
+    for (j, (c, &(r, bottom, top))) in obstacles.bodies.iter().zip(&obstacles.body_dims).enumerate() {
+        if bottom >= line_hi || top <= line_lo || skip.contains(&j) {
             continue;
         }
-        if point_segment_distance(c.centre, va.centre, tb.centre) < reach + c.radius() {
+        if point_segment_distance(c.centre, va.centre, tb.centre) < reach + r {
             q.bodies.push(j);
         }
     }
@@ -1088,8 +1114,14 @@ mod tests {
             let (mut ts, mut bs): (Vec<usize>, Vec<usize>) =
                 ((0..terrain.len()).collect(), (2..bodies.len()).collect());
             let (mut scratch, mut shadows) = (Vec::new(), Vec::new());
-            let mut q =
-                Query { obs: &obs, terrain: &mut ts, bodies: &mut bs, scratch: &mut scratch, shadows: &mut shadows };
+            let mut q = Query {
+                obs: &obs,
+                terrain: &mut ts,
+                bodies: &mut bs,
+                scratch: &mut scratch,
+                shadows: &mut shadows,
+                last_hit: None,
+            };
             for _ in 0..20 {
                 let a = v.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(v.radius() * rnd().sqrt()));
                 let z = (v.bottom() + rnd() * (v.top() - v.bottom()), t.bottom() + rnd() * (t.top() - t.bottom()));
