@@ -467,7 +467,10 @@ fn line_of_fire_in(
         if bottom >= line_hi || top <= line_lo || skip.contains(&j) {
             continue;
         }
-        if point_segment_distance(c.centre, va.centre, tb.centre) < reach + r {
+        // (Outside the box of the centres grown by that much: surely farther from the segment.)
+        let (p, m) = (c.centre, reach + r);
+        let far = p.x < bbox.min.x - r || p.x > bbox.max.x + r || p.y < bbox.min.y - r || p.y > bbox.max.y + r;
+        if !far && point_segment_distance(p, va.centre, tb.centre) < m {
             q.bodies.push(j);
         }
     }
