@@ -247,7 +247,18 @@ pub(crate) fn point_segment_distance(p: TablePoint, a: TablePoint, b: TablePoint
     p.dist(a.lerp(b, t))
 }
 
-/// Convex hull (counter-clockwise, no repeated first point) by Andrew's monotone chain.
+/// Squared distance from `p` to segment `a b`, square inches.
+pub(crate) fn point_segment_distance2(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
+    let d = b.sub(a);
+    let len2 = d.dot(d);
+    let t = if len2 > 0.0 { (p.sub(a).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let e = p.sub(a.lerp(b, t));
+    e.dot(e)
+}
+
+/// Convex hull (counter-clockwise, no repeated first point) by Andrew's monotone chain. (Line of
+/// Fire uses its twin `lof::tagged_hull`, which also tells which outline each corner came from.)
+#[cfg(test)]
 pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
     pts.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     pts.dedup_by(|a, b| a.dist(*b) < 1e-12);
@@ -274,16 +285,25 @@ pub(crate) fn convex_hull(mut pts: Vec<TablePoint>) -> Vec<TablePoint> {
 /// separating-axis test on edge normals: they are apart exactly when every corner of one lies
 /// strictly outside some edge of the other.
 pub(crate) fn convex_polygons_meet(p: &[TablePoint], q: &[TablePoint]) -> bool {
-    let outside_an_edge_of = |a: &[TablePoint], b: &[TablePoint]| {
+    convex_polygons_meet_oriented((p, signed_area(p) >= 0.0), (q, signed_area(q) >= 0.0))
+}
+
+/// [`convex_polygons_meet`] for polygons whose orientations are known (`true`: counter-clockwise,
+/// or zero area).
+pub(crate) fn convex_polygons_meet_oriented(
+    (p, p_ccw): (&[TablePoint], bool),
+    (q, q_ccw): (&[TablePoint], bool),
+) -> bool {
+    let outside_an_edge_of = |a: &[TablePoint], a_ccw: bool, b: &[TablePoint]| {
         let n = a.len();
-        let sign = if signed_area(a) >= 0.0 { 1.0 } else { -1.0 };
+        let sign = if a_ccw { 1.0 } else { -1.0 };
         (0..n).any(|i| {
             let (e0, e1) = (a[i], a[(i + 1) % n]);
             let tol = 1e-12 * e1.sub(e0).norm().max(1.0);
             b.iter().all(|&v| sign * orient(e0, e1, v) < -tol)
         })
     };
-    !outside_an_edge_of(p, q) && !outside_an_edge_of(q, p)
+    !outside_an_edge_of(p, p_ccw, q) && !outside_an_edge_of(q, q_ccw, p)
 }
 
 /// Whether polygon `poly` and convex polygon `convex` share any point.
@@ -305,7 +325,9 @@ pub(crate) fn point_convex_distance(p: TablePoint, convex: &[TablePoint]) -> f64
         return 0.0;
     }
     let m = convex.len();
-    (0..m).map(|j| point_segment_distance(p, convex[j], convex[(j + 1) % m])).fold(f64::INFINITY, f64::min)
+    // The nearest point's squared distance, then one square root (monotone: the same result as
+    // the smallest of the distances).
+    (0..m).map(|j| point_segment_distance2(p, convex[j], convex[(j + 1) % m])).fold(f64::INFINITY, f64::min).sqrt()
 }
 
 /// Signed area of a polygon (positive counter-clockwise), square inches.
