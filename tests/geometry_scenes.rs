@@ -451,3 +451,25 @@ fn seg_dist(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
     let t = (p.sub(a).dot(d) / d.dot(d)).clamp(0.0, 1.0);
     p.dist(a.lerp(b, t))
 }
+
+#[test]
+fn a_tall_viewer_sees_the_top_of_a_small_trooper_crouched_behind_a_taller_wall() {
+    // N4 LoF: a line may end on any part of the Silhouette, its top face included. An S1 right
+    // behind a 1.3" wall taller than itself is hidden from the side, but a TAG (S7) a few inches
+    // back sees down onto its top; an S2 on the same spot as the TAG does not.
+    let h1 = Silhouette::S1.height_in();
+    assert!(h1 < 1.3, "the wall is taller than the S1 ({h1}\")");
+    let wall = vec![Terrain::rect("wall", 13.0, 8.0, 13.5, 12.0, 1.3).expect("valid")];
+    let target = Body::new(TablePoint::new(13.5 + Silhouette::S1.radius_in() + 0.02, 10.0), Silhouette::S1);
+    for (s, seen) in [(Silhouette::S7, true), (Silhouette::S2, false)] {
+        let viewer = Body::new(TablePoint::new(10.0, 10.0), s);
+        let bodies = [viewer, target];
+        let obs = Obstacles::new(&wall, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert_eq!(r.lof.has_lof(), seen, "{s:?}: {:?}", r.lof);
+        if let Some([a, b]) = r.witness {
+            assert!((b.z - target.top()).abs() < 1e-9, "the witness ends on the top face: {b:?}");
+            assert!(a.z <= viewer.top() + 1e-9 && b.plan().dist(target.centre) <= target.radius() + 1e-9);
+        }
+    }
+}

@@ -11,9 +11,11 @@
 //! crossing is at or above the piece's height.
 //!
 //! # How "any line" is decided
-//! * **Reachable line set.** Lines run from a point of A's front half-cylinder to a point of B's
-//!   cylinder inside A's arc, at most [`MIN_VISIBLE_IN`] below B's top (so a line that finds B
-//!   sees a piece at least 3 mm tall: everything between that point and the top is seen too).
+//! * **Reachable line set.** Lines run from a point of A's front half-cylinder (its top face
+//!   included) to a point of B's cylinder inside A's arc: on its side at most [`MIN_VISIBLE_IN`]
+//!   below B's top (so a line that finds B sees a piece at least 3 mm tall: everything between that
+//!   point and the top is seen too), or — coming down from above — on its top face with 3 mm of
+//!   the face beyond it (a level line sees the face edge-on, which shows nothing).
 //! * **Heights.** Terrain is solid from the table up, so raising either end of a line only helps
 //!   it clear terrain: in plan, the highest line (A's top to B's top less 3 mm) is the best one.
 //!   Only an elevated trooper can be passed underneath; when one is in the way, low and middle
@@ -304,6 +306,85 @@ impl Region {
 /// One line's height profile: height at the viewer end and at the target end, inches.
 type Profile = (f64, f64);
 
+/// The two Silhouettes' top faces, for lines that run on over them.
+///
+/// A line may end anywhere on the target's Silhouette, its top face included, and start anywhere
+/// on the front half of the viewer's. Seen from above a shorter target, the best lines end on its
+/// top face (up to 3 mm short of the far rim, so that 3 mm of it shows): where such a line enters
+/// the base outline in plan it is *higher* than the target's top. Likewise a line climbing from a
+/// lower viewer leaves its base outline higher than the viewer's top when it starts on the top face
+/// behind. [`Tops::raise`] gives a sampled line those heights (the plan stretch inside a base holds
+/// nothing else: bases do not overlap and no trooper stands inside terrain).
+#[derive(Debug, Clone, Copy)]
+struct Tops {
+    viewer: Region,
+    viewer_top: f64,
+    target: Region,
+    target_top: f64,
+}
+
+impl Tops {
+    /// The line from plan point `a` (viewer outline) to `b` (target outline) at heights `z`,
+    /// raised over the top faces where that helps: its heights at `a` and `b`, and its true end
+    /// points on the Silhouettes (the witness).
+    fn raise(&self, a: TablePoint, b: TablePoint, z: Profile) -> (Profile, [Point3; 2]) {
+        let w = b.sub(a);
+        let d = w.norm();
+        let mut out = (z, [Point3::at(a, z.0), Point3::at(b, z.1)]);
+        if d <= 1e-12 {
+            return out;
+        }
+        let u = w.scale(1.0 / d);
+        if z.0 > self.target_top + EPS {
+            // Run on past `b` inside the target's disc (and the viewer's arc) to 3 mm short of
+            // where it leaves them.
+            let (c, r) = (self.target.centre, self.target.r);
+            let along = c.sub(a).dot(u);
+            let off2 = c.sub(a).dot(c.sub(a)) - along * along;
+            let mut far = along + (r * r - off2).max(0.0).sqrt();
+            if let Some((_, n)) = self.target.clip {
+                let k = u.dot(n);
+                if k < -1e-12 {
+                    far = far.min(self.target.ahead(a) / -k);
+                }
+            }
+            let e = far - d - MIN_VISIBLE_IN;
+            if e > 0.0 {
+                let zb = z.0 + (self.target_top - z.0) * d / (d + e);
+                if zb > z.1 {
+                    out = ((z.0, zb), [Point3::at(a, z.0), Point3::at(a.add(u.scale(d + e)), self.target_top)]);
+                }
+            }
+        } else if z.1 > self.viewer_top + EPS {
+            // Start behind `a` on the viewer's top face, inside its disc and its arc's half-plane.
+            let (c, r) = (self.viewer.centre, self.viewer.r);
+            let along = a.sub(c).dot(u);
+            let off2 = a.sub(c).dot(a.sub(c)) - along * along;
+            let mut g = along + (r * r - off2).max(0.0).sqrt();
+            if let Some((_, n)) = self.viewer.clip {
+                let k = u.dot(n);
+                if k > 1e-12 {
+                    g = g.min(self.viewer.ahead(a) / k);
+                }
+            }
+            if g > 1e-9 {
+                let za = self.viewer_top + (z.1 - self.viewer_top) * g / (g + d);
+                if za > z.0 {
+                    out = ((za, z.1), [Point3::at(a.sub(u.scale(g)), self.viewer_top), Point3::at(b, z.1)]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Heights no raised line of profile `z` exceeds at either end.
+    fn ceiling(&self, z: Profile) -> Profile {
+        let za = if z.1 > self.viewer_top { z.0.max(z.1) } else { z.0 };
+        let zb = if z.0 > self.target_top { z.1.max(z.0) } else { z.1 };
+        (za, zb)
+    }
+}
+
 /// The per-pair context of a LoF query.
 struct Query<'o, 'a, 'b> {
     obs: &'o Obstacles<'a>,
@@ -447,6 +528,7 @@ fn line_of_fire_in(
     let line_lo = viewer.bottom().min(target.bottom());
     let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
     let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
+    let tops = Tops { viewer: va, viewer_top: viewer.top(), target: tb, target_top: target.top() };
 
     // 2. Broad phase: what comes within the larger radius (plus the outline polygon's 2%) of the
     // segment joining the centres — a capsule that contains the hull of both bases.
@@ -566,7 +648,8 @@ fn line_of_fire_in(
         let s = p.sub(va.centre).dot(axis) / len;
         let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
         let t_lo = ((s - ra) / (len + rb - ra)).clamp(0.0, 1.0);
-        let z = |t: f64| best.0 + (best.1 - best.0) * t;
+        // (Lines may end on the target's top face: its full top bounds their far end.)
+        let z = |t: f64| best.0 + (target.top().max(best.1) - best.0) * t;
         z(t_lo).max(z(t_hi))
     };
     let dir = axis.scale(1.0 / len);
@@ -592,7 +675,7 @@ fn line_of_fire_in(
     };
     let coarse_a = spread(&va, &[0.0, -0.9, 0.9]);
     let coarse_b = spread(&tb, &[0.0, -0.5, 0.5, -0.9, 0.9]);
-    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, &profiles) {
+    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, &profiles, &tops) {
         return verdict(Some(w), blockers);
     }
 
@@ -601,9 +684,9 @@ fn line_of_fire_in(
     let fine_a = va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false);
     let fine_b = tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true);
     let w = if len > ra + rb {
-        search_shadowed(&mut q, &fine_a, &fine_b, &profiles, (tb.centre, rb))
+        search_shadowed(&mut q, &fine_a, &fine_b, &profiles, &tops, (tb.centre, rb))
     } else {
-        search(&mut q, &fine_a, &fine_b, &profiles)
+        search(&mut q, &fine_a, &fine_b, &profiles, &tops)
     };
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
@@ -776,7 +859,7 @@ impl Query<'_, '_, '_> {
     /// close to the target for this.
     ///
     /// Sound for [`Query::blocked`]: a line whose direction is in a shadow is blocked there.
-    fn shadows(&mut self, a: TablePoint, z: Profile, (cb, rb): (TablePoint, f64)) -> Option<Shadows> {
+    fn shadows(&mut self, a: TablePoint, z: Profile, z_hi: Profile, (cb, rb): (TablePoint, f64)) -> Option<Shadows> {
         let to_b = cb.sub(a);
         let d_b = to_b.norm();
         // Target points: within rb (plus the hair sample points are pulled in by) of its centre.
@@ -787,11 +870,15 @@ impl Query<'_, '_, '_> {
         let u = to_b.scale(1.0 / d_b);
         let extent = rb / (d_b * d_b - rb * rb).sqrt();
         let (l_min, l_max) = (d_b - rb, d_b + rb);
-        // Heights of the line at distances in [s_lo, s_hi] from `a`, over every length.
+        // Heights of the line at distances in [s_lo, s_hi] from `a`, over every length, for every
+        // line from profile `z` up to `z_hi` (raised lines: heights grow with both ends').
         let z_range = |s_lo: f64, s_hi: f64| {
-            let z = |rho: f64| z.0 + (z.1 - z.0) * rho;
-            let (z0, z1) = (z(s_lo / l_max), z(s_hi / l_min));
-            (z0.min(z1), z0.max(z1))
+            let at = |z: Profile| {
+                let h = |rho: f64| z.0 + (z.1 - z.0) * rho;
+                let (z0, z1) = (h(s_lo / l_max), h(s_hi / l_min));
+                (z0.min(z1), z0.max(z1))
+            };
+            (at(z).0.min(at(z_hi).0), at(z).1.max(at(z_hi).1))
         };
         let margin = EPS + 1e-7;
         self.shadows.clear();
@@ -869,11 +956,14 @@ fn search_shadowed(
     from: &[TablePoint],
     to: &[TablePoint],
     profiles: &[Profile],
+    tops: &Tops,
     target: (TablePoint, f64),
 ) -> Option<[Point3; 2]> {
-    for &z in profiles {
+    for (k, &z) in profiles.iter().enumerate() {
+        // The first profile (the highest lines) runs on over the top faces.
+        let z_hi = if k == 0 { tops.ceiling(z) } else { z };
         for &a in from {
-            let sh = q.shadows(a, z, target);
+            let sh = q.shadows(a, z, z_hi, target);
             if let Some(sh) = &sh
                 && covers(q.shadows, -sh.extent, sh.extent)
             {
@@ -887,8 +977,8 @@ fn search_shadowed(
                         continue;
                     }
                 }
-                if q.blocked(a, b, z).is_none() {
-                    return Some([Point3::at(a, z.0), Point3::at(b, z.1)]);
+                if let Some(w) = try_line(q, tops, k == 0, a, b, z) {
+                    return Some(w);
                 }
             }
         }
@@ -896,12 +986,24 @@ fn search_shadowed(
     None
 }
 
-fn search(q: &mut Query, from: &[TablePoint], to: &[TablePoint], profiles: &[Profile]) -> Option<[Point3; 2]> {
-    for &z in profiles {
+/// Test one sampled line (raised over the top faces when `raise`); its witness if it is clear.
+fn try_line(q: &mut Query, tops: &Tops, raise: bool, a: TablePoint, b: TablePoint, z: Profile) -> Option<[Point3; 2]> {
+    let (z, witness) = if raise { tops.raise(a, b, z) } else { (z, [Point3::at(a, z.0), Point3::at(b, z.1)]) };
+    q.blocked(a, b, z).is_none().then_some(witness)
+}
+
+fn search(
+    q: &mut Query,
+    from: &[TablePoint],
+    to: &[TablePoint],
+    profiles: &[Profile],
+    tops: &Tops,
+) -> Option<[Point3; 2]> {
+    for (k, &z) in profiles.iter().enumerate() {
         for &a in from {
             for &b in to {
-                if q.blocked(a, b, z).is_none() {
-                    return Some([Point3::at(a, z.0), Point3::at(b, z.1)]);
+                if let Some(w) = try_line(q, tops, k == 0, a, b, z) {
+                    return Some(w);
                 }
             }
         }
@@ -1128,7 +1230,7 @@ mod tests {
             for _ in 0..20 {
                 let a = v.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(v.radius() * rnd().sqrt()));
                 let z = (v.bottom() + rnd() * (v.top() - v.bottom()), t.bottom() + rnd() * (t.top() - t.bottom()));
-                let Some(sh) = q.shadows(a, z, (t.centre, t.radius())) else { continue };
+                let Some(sh) = q.shadows(a, z, z, (t.centre, t.radius())) else { continue };
                 for _ in 0..50 {
                     let b = t.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(t.radius() * rnd().sqrt()));
                     let w = b.sub(a);
