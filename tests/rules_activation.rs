@@ -339,3 +339,38 @@ fn all_at_once_a_moving_camouflage_marker_can_only_be_discovered_in_aro() {
     assert!(!g2.trooper("camo").is_some_and(|t| t.is(sightline::rules::State::Camouflaged)));
     ok(&g2, json!({"type": "declare_aro", "trooper": "b", "skill": "bs_attack", "target": "camo"}));
 }
+
+#[test]
+fn faq_direct_template_only_from_a_point_already_reached() {
+    // FAQ 1.2: a template (any attack) is placed from a point of the path the trooper has reached.
+    // Attack first, move second: only the starting point counts, and `hidden` is behind the wall.
+    let g = activated();
+    no(
+        &g,
+        json!({"type": "declare", "skill": "bs_attack", "targets": ["hidden"], "template_hits": ["hidden"]}),
+        Rule::LineOfFire,
+    );
+    // Move first (out past the wall's end), attack second: from the route.
+    let g = run(&g, vec![mv([25.0, 25.0]), close()]);
+    let g =
+        ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["hidden"], "template_hits": ["hidden"]}));
+    // (`hidden` saw the move in window 1 and let its ARO go: the template gives it no second one.)
+    assert!(g.order().is_some_and(|o| o.lost.contains(&"hidden".to_string())));
+    assert!(eligible(&g).is_empty());
+}
+
+#[test]
+fn faq_impact_template_main_target_in_lof_when_declaring() {
+    // FAQ 1.2: the Main Target must be in LoF when the Attack is declared; others under the
+    // template need not be, and may ARO because they are hit by it.
+    let g = activated();
+    no(
+        &g,
+        json!({"type": "declare", "skill": "bs_attack", "targets": ["hidden"], "template_hits": ["sees"]}),
+        Rule::LineOfFire,
+    );
+    let g =
+        ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["sees"], "template_hits": ["sees", "far"]}));
+    assert_eq!(reasons(&g, "far"), vec!["template"], "far sees nothing but is under the template");
+    ok(&g, json!({"type": "declare_aro", "trooper": "far", "skill": "dodge", "target": "a"}));
+}
