@@ -316,3 +316,16 @@ fn integrity_a_member_that_left_gets_no_fireteam_bonus() {
     assert_eq!(b1.burst, 1);
     assert!(!members(&g, Side::B, "fb").contains(&"b1".to_string()));
 }
+
+#[test]
+fn integrity_a_trooper_moved_to_another_combat_group_leaves() {
+    let mut s = base();
+    s["armies"]["A"]["groups"].as_array_mut().expect("groups").push(json!({"troopers": [t("y", 44.0, 2.0, 90.0)]}));
+    let g = game(s);
+    let g = ok(&g, json!({"type": "move_to_group", "trooper": "m1", "group": 1}));
+    assert_eq!(g.command_tokens(Side::A), 3, "Executive Use of a Command Token");
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "m2", "m3"]);
+    let g = ok(&g, json!({"type": "order_count"}));
+    assert_eq!(g.pools(Side::A), &[3, 2], "m1 now counts in Combat Group 2 (l, m3, x | y, m1; m2 is Irregular)");
+    no(&g, json!({"type": "move_to_group", "trooper": "m3", "group": 1}), Rule::CommandTokens);
+}

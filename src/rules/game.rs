@@ -283,6 +283,14 @@ pub enum Event {
         /// Members, the leader included.
         members: Vec<String>,
     },
+    /// Executive Use of a Command Token: move a trooper (with its Peripherals) to another Combat
+    /// Group of its army, within the 10-trooper limit (digest §4 "Combat Groups", ⚠️ N3 wording).
+    MoveToGroup {
+        /// Who.
+        trooper: String,
+        /// The Combat Group (index: 0 is Combat Group 1).
+        group: usize,
+    },
     /// Cancel a Fireteam voluntarily, at no cost (Fireteam Cancellation case 6).
     CancelFireteam {
         /// Which.
@@ -342,6 +350,7 @@ impl Event {
         match self {
             Event::OrderCount => "order_count",
             Event::CreateFireteam { .. } => "create_fireteam",
+            Event::MoveToGroup { .. } => "move_to_group",
             Event::CancelFireteam { .. } => "cancel_fireteam",
             Event::ChangeLeader { .. } => "change_leader",
             Event::StrategicCommandToken(_) => "strategic_command_token",
@@ -683,6 +692,7 @@ impl Game {
         match event {
             Event::OrderCount => g.order_count()?,
             Event::CreateFireteam { id, kind, leader, members } => g.create_fireteam(id, *kind, leader, members)?,
+            Event::MoveToGroup { trooper, group } => g.move_to_group(trooper, *group)?,
             Event::CancelFireteam { id } => g.cancel_fireteam(id)?,
             Event::ChangeLeader { fireteam, leader } => g.change_leader(fireteam, leader)?,
             Event::StrategicCommandToken(u) => g.strategic(u)?,
@@ -1101,6 +1111,54 @@ impl Game {
             left: Vec::new(),
             cancel_at_end_of_order: None,
         });
+        Ok(())
+    }
+
+    fn move_to_group(&mut self, id: &str, group: usize) -> Result<(), Rejection> {
+        if self.phase != Phase::Tactical {
+            return reject(
+                Rule::CommandTokens,
+                "moving a trooper to another Combat Group is Executive Use of a Command Token, at the start of the Tactical Phase",
+            );
+        }
+        let side = self.active();
+        let i = self.index(id)?;
+        let t = &self.troopers[i];
+        if t.side != side {
+            return reject(Rule::CommandTokens, format!("{id} belongs to the Reactive Player"));
+        }
+        if t.peripheral_of.is_some() {
+            return reject(Rule::Peripheral, format!("{id} is a Peripheral: it goes where its Controller goes"));
+        }
+        let groups = self.setup.armies.get(side).groups.len();
+        if group >= groups {
+            return reject(
+                Rule::BadInput,
+                format!("the army has {groups} Combat Groups; there is no group {}", group + 1),
+            );
+        }
+        if t.group == group {
+            return reject(Rule::BadInput, format!("{id} is already in Combat Group {}", group + 1));
+        }
+        let size =
+            self.troopers.iter().filter(|o| o.side == side && o.group == group && o.peripheral_of.is_none()).count();
+        if size >= super::roster::MAX_GROUP_SIZE {
+            return reject(
+                Rule::OrderPool,
+                format!(
+                    "Combat Group {} already has {size} troopers; at most {}",
+                    group + 1,
+                    super::roster::MAX_GROUP_SIZE
+                ),
+            );
+        }
+        self.spend_command_token(side, "moving a trooper to another Combat Group")?;
+        let id = id.to_string();
+        for t in self.troopers.iter_mut().filter(|t| t.id == id || t.peripheral_of.as_deref() == Some(id.as_str())) {
+            t.group = group;
+        }
+        // Fireteam Integrity case 7: a trooper moved to another Combat Group leaves its Fireteam.
+        self.leave_fireteam(&id, "moved to another Combat Group");
         Ok(())
     }
 
