@@ -1,7 +1,11 @@
 //! Renders the demo table (what `sightline --source demo` shows) to image files: the shipped
-//! `assets/demo/table.png` and the 1080p JPEG fixture of the decode benchmark.
+//! `assets/demo/table.png`, and `frame-1080p.png`, from which the decode benchmark's MJPEG-like
+//! fixture is made with the chroma subsampling webcams use (UVC MJPEG is YUV 4:2:2):
 //!
-//! `cargo run --release --example render_demo -- OUT_DIR`
+//! ```sh
+//! cargo run --release --example render_demo -- OUT_DIR
+//! convert OUT_DIR/frame-1080p.png -sampling-factor 2x1 -quality 90 assets/demo/frame-1080p.jpg
+//! ```
 
 use sightline::camera::demo::{DemoCamera, default_scene};
 
@@ -12,9 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cam = DemoCamera::default_demo();
     cam.render(&scene).save(out.join("table.png"))?;
     let hd = DemoCamera { image: [1920, 1080], ..cam };
-    let rgb = image::DynamicImage::ImageRgba8(hd.render(&scene)).to_rgb8();
-    let mut file = std::io::BufWriter::new(std::fs::File::create(out.join("frame-1080p.jpg"))?);
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut file, 90).encode_image(&rgb)?;
-    println!("wrote {}/table.png and {}/frame-1080p.jpg", out.display(), out.display());
+    image::DynamicImage::ImageRgba8(hd.render(&scene)).to_rgb8().save(out.join("frame-1080p.png"))?;
+    println!("wrote {}/table.png and {}/frame-1080p.png", out.display(), out.display());
     Ok(())
 }
