@@ -74,27 +74,32 @@ enum Command {
     },
 }
 
+/// Print a subcommand's JSON result (pretty) or its error, and give the exit code.
+fn print_json(command: &str, result: Result<serde_json::Value, sightline::cli::CliError>) -> ExitCode {
+    match result {
+        Ok(v) => match serde_json::to_string_pretty(&v) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sightline {command}: cannot write JSON: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Err(e) => {
+            eprintln!("sightline {command}: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Measure { scene, visibility }) => {
             let result = sightline::cli::load_scene(&scene).and_then(|s| sightline::cli::measure(&s, &visibility));
-            match result {
-                Ok(v) => match serde_json::to_string_pretty(&v) {
-                    Ok(text) => {
-                        println!("{text}");
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("sightline measure: cannot write JSON: {e}");
-                        ExitCode::from(1)
-                    }
-                },
-                Err(e) => {
-                    eprintln!("sightline measure: {}", e.message);
-                    ExitCode::from(e.code)
-                }
-            }
+            print_json("measure", result)
         }
         Some(Command::Cameras) => match sightline::camera::list_devices() {
             Ok(list) if list.is_empty() => {
@@ -137,22 +142,7 @@ fn main() -> ExitCode {
                 to_image,
                 snap_px: snap.then_some(snap_radius),
             };
-            match sightline::cli::locate(&args) {
-                Ok(v) => match serde_json::to_string_pretty(&v) {
-                    Ok(text) => {
-                        println!("{text}");
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("sightline locate: cannot write JSON: {e}");
-                        ExitCode::from(1)
-                    }
-                },
-                Err(e) => {
-                    eprintln!("sightline locate: {}", e.message);
-                    ExitCode::from(e.code)
-                }
-            }
+            print_json("locate", sightline::cli::locate(&args))
         }
         None => match sightline::app::run(cli.scene.as_deref(), cli.source.as_ref(), cli.fps) {
             Ok(()) => ExitCode::SUCCESS,

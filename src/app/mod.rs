@@ -244,16 +244,7 @@ impl SightlineApp {
         {
             let (x, y) = f.image_from_screen(pos);
             let p = cal.table_from_image(crate::vision::ImagePoint::new(x, y));
-            let hit = self
-                .scene
-                .troopers
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
-                .filter(|&(_, d)| d <= 0.5)
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(i, _)| i);
-            self.commands.push(Command::Select(hit));
+            self.commands.push(Command::Select(trooper_at(&self.scene, p, 0.5)));
         }
     }
 
@@ -407,6 +398,18 @@ impl SightlineApp {
             self.run_command(c);
         }
     }
+}
+
+/// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
+fn trooper_at(scene: &Scene, p: crate::geometry::TablePoint, tolerance_in: f64) -> Option<usize> {
+    scene
+        .troopers
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
+        .filter(|&(_, d)| d <= tolerance_in)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
 }
 
 /// The demo camera's calibration from the true image positions of the table corners.

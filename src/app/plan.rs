@@ -206,16 +206,7 @@ impl PlanView<'_> {
 
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
-            let hit = self
-                .scene
-                .troopers
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
-                .filter(|&(_, d)| d <= 0.3)
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(i, _)| i);
-            return Some(Command::Select(hit));
+            return Some(Command::Select(super::trooper_at(self.scene, p, 0.3)));
         }
         None
     }
