@@ -724,7 +724,27 @@ fn separating_chain(
         Disc(TablePoint, f64),
     }
     let [(b0, b1), (c0, c1)] = bridge_edges(hull, hull_sides)?;
-    let mut parts: Vec<(Blocker, Part)> = Vec::new();
+    // The candidates, in the order their parts are considered, each with a box around it grown
+    // by [`CHAIN_NEAR_IN`]: a part lies in its box, so parts whose boxes are apart never touch,
+    // and a part whose box misses a bridge edge does not touch it. The parts themselves (a clip
+    // to the hull each) are worked out only when such a cheap test cannot rule them out, in the
+    // same order as before, so the chain and the blockers it names are the same.
+    let mut cands: Vec<(Blocker, Aabb)> = Vec::with_capacity(q.terrain.len() + q.bodies.len());
+    for &i in q.terrain.iter() {
+        if obstacles.terrain_convex[i].is_some() {
+            cands.push((Blocker::Terrain(i), obstacles.terrain_boxes[i].grown(CHAIN_NEAR_IN)));
+        } // concave pieces are left to the sampling
+    }
+    for &j in q.bodies.iter() {
+        let c = &obstacles.bodies[j];
+        cands.push((Blocker::Trooper(j), Aabb::around([c.centre]).grown(c.radius() + CHAIN_NEAR_IN)));
+    }
+    // Near a bridge edge: `segments_touch` allows `EPS` of area, up to `EPS / length` off the line.
+    let near_edge = |bx: &Aabb, a: TablePoint, b: TablePoint| bx.grown(EPS / a.dist(b).max(1e-12)).meets_segment(a, b);
+    // No candidate near one of the bridge edges: no chain can start or end there.
+    if !cands.iter().any(|(_, bx)| near_edge(bx, b0, b1)) || !cands.iter().any(|(_, bx)| near_edge(bx, c0, c1)) {
+        return None;
+    }
     // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
     // corner (or, for a disc, at one of its two ends along the axis).
     let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
@@ -733,31 +753,6 @@ fn separating_chain(
         let r = c.radius();
         c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
     };
-    for &i in q.terrain.iter() {
-        let t = &obstacles.terrain[i];
-        if obstacles.terrain_convex[i].is_none() {
-            continue; // concave pieces are left to the sampling
-        }
-        // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-        clip_to_convex_into(&t.polygon, hull, clipped, tmp);
-        if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
-            continue; // nothing inside, or only a touch along the hull's edge
-        }
-        let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
-            // The bound is monotone along the axis: keep the part beyond the point where the
-            // piece becomes taller than every line (a piece near the lower end of a sloping line).
-            let Some(part) = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
-            if signed_area(&part).abs() <= 1e-12 {
-                continue;
-            }
-            part
-        } else {
-            clipped.clone()
-        };
-        if !convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb) {
-            parts.push((Blocker::Terrain(i), Part::Poly(part)));
-        }
-    }
     let (box_a, box_b) = (Aabb::around(pa.iter().copied()), Aabb::around(pb.iter().copied()));
     // Farther than `r` from the polygon: surely when farther than that from its box.
     let apart = |c: TablePoint, r: f64, b: &Aabb, poly: &[TablePoint]| {
@@ -766,17 +761,37 @@ fn separating_chain(
         let rr = r * (1.0 + 1e-9);
         dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
     };
-    for &j in q.bodies.iter() {
-        let c = &obstacles.bodies[j];
-        let r = c.radius();
-        let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
-        if keep {
-            parts.push((Blocker::Trooper(j), Part::Disc(c.centre, r)));
+    // A candidate's part, if it is one.
+    let mut part_of = |k: Blocker| -> Option<Part> {
+        match k {
+            Blocker::Terrain(i) => {
+                let t = &obstacles.terrain[i];
+                // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
+                clip_to_convex_into(&t.polygon, hull, clipped, tmp);
+                if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
+                    return None; // nothing inside, or only a touch along the hull's edge
+                }
+                let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
+                    // The bound is monotone along the axis: keep the part beyond the point where the
+                    // piece becomes taller than every line (a piece near the lower end of a sloping line).
+                    let part = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax)?;
+                    if signed_area(&part).abs() <= 1e-12 {
+                        return None;
+                    }
+                    part
+                } else {
+                    clipped.clone()
+                };
+                (!convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb)).then_some(Part::Poly(part))
+            }
+            Blocker::Trooper(j) => {
+                let c = &obstacles.bodies[j];
+                let r = c.radius();
+                let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
+                keep.then_some(Part::Disc(c.centre, r))
+            }
         }
-    }
-    if parts.is_empty() {
-        return None;
-    }
+    };
     let touches_edge = |p: &Part, a: TablePoint, b: TablePoint| match p {
         Part::Poly(poly) => meets_outline(poly, a, b),
         Part::Disc(c, r) => point_segment_distance(*c, a, b) <= *r,
@@ -790,27 +805,44 @@ fn separating_chain(
             d <= r1 + r2 + 1e-9 && locate(hull, c1.lerp(*c2, r1 / (r1 + r2))) != Where::Outside
         }
     };
-    let n = parts.len();
+    let n = cands.len();
+    // Per candidate: its part once worked out (`Some(None)`: not a part).
+    let mut parts: Vec<Option<Option<Part>>> = (0..n).map(|_| None).collect();
     let mut reached = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&k| touches_edge(&parts[k].1, b0, b1)).collect();
-    for &k in &stack {
-        reached[k] = true;
+    let mut stack: Vec<usize> = Vec::new();
+    for k in 0..n {
+        if near_edge(&cands[k].1, b0, b1) {
+            let part = parts[k].get_or_insert_with(|| part_of(cands[k].0));
+            if part.as_ref().is_some_and(|p| touches_edge(p, b0, b1)) {
+                reached[k] = true;
+                stack.push(k);
+            }
+        }
     }
     while let Some(k) = stack.pop() {
-        if touches_edge(&parts[k].1, c0, c1) {
-            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| parts[m].0).collect();
+        let Some(Some(pk)) = parts[k].take() else { continue };
+        if touches_edge(&pk, c0, c1) {
+            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| cands[m].0).collect();
             by.sort();
             return Some(by);
         }
         for m in 0..n {
-            if !reached[m] && joined(&parts[m].1, &parts[k].1) {
-                reached[m] = true;
-                stack.push(m);
+            if !reached[m] && cands[m].1.overlaps(&cands[k].1) {
+                let part = parts[m].get_or_insert_with(|| part_of(cands[m].0));
+                if part.as_ref().is_some_and(|p| joined(p, &pk)) {
+                    reached[m] = true;
+                    stack.push(m);
+                }
             }
         }
+        parts[k] = Some(Some(pk));
     }
     None
 }
+
+/// How far apart (inches) the boxes around two parts of a separating chain may be and the parts
+/// still count as joined by the exact tests (which allow a hair; this allows far more).
+const CHAIN_NEAR_IN: f64 = 1e-4;
 
 /// The part of convex `poly` where it is taller than every line, given that the highest-line
 /// bound `zmax` is monotone along the axis `origin + dir·s`, `s` in `s_range`; `None` if no part.
