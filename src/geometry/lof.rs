@@ -414,7 +414,25 @@ struct Buffers {
     hull_pts: (Tagged, Tagged),
     hull: Vec<TablePoint>,
     hull_sides: Vec<u8>,
-    clip: (Vec<TablePoint>, Vec<TablePoint>),
+    chain: ChainBuffers,
+}
+
+/// A blocker's part inside the hull, for [`separating_chain`]: a clipped convex footprint, or a
+/// trooper's disc.
+enum ChainPart {
+    Poly(Vec<TablePoint>),
+    Disc(TablePoint, f64),
+}
+
+/// Buffers [`separating_chain`] reuses from one call to the next.
+#[derive(Default)]
+struct ChainBuffers {
+    clipped: Vec<TablePoint>,
+    tmp: Vec<TablePoint>,
+    cands: Vec<(Blocker, Aabb)>,
+    parts: Vec<Option<Option<ChainPart>>>,
+    reached: Vec<bool>,
+    stack: Vec<usize>,
 }
 
 thread_local! {
@@ -534,8 +552,7 @@ fn line_of_fire_in(
     // segment joining the centres — a capsule that contains the hull of both bases.
     let reach = ra.max(rb) * 1.05;
     let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
-    let Buffers { terrain, bodies, scratch, shadows, ring, pa, pb, hull_pts, hull, hull_sides, clip: clip_buf } =
-        buffers;
+    let Buffers { terrain, bodies, scratch, shadows, ring, pa, pb, hull_pts, hull, hull_sides, chain } = buffers;
     terrain.clear();
     bodies.clear();
     let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, last_hit: None };
@@ -627,12 +644,11 @@ fn line_of_fire_in(
     if q.terrain.is_empty() && q.bodies.is_empty() {
         return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
     }
-    let mut profiles = vec![best];
-    if q.bodies.iter().any(|&j| obstacles.bodies[j].bottom() > line_lo + EPS) {
-        let mid = |b: &Body| 0.5 * (b.bottom() + b.top());
-        profiles.push((mid(viewer), mid(target)));
-        profiles.push((viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(target.top())));
-    }
+    let mid = |b: &Body| 0.5 * (b.bottom() + b.top());
+    let all_profiles =
+        [best, (mid(viewer), mid(target)), (viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(target.top()))];
+    let under = q.bodies.iter().any(|&j| obstacles.bodies[j].bottom() > line_lo + EPS);
+    let profiles: &[Profile] = if under { &all_profiles } else { &all_profiles[..1] };
     let verdict = |witness: Option<[Point3; 2]>, blockers: Vec<Blocker>| match witness {
         Some(_) if blockers.is_empty() => LofResult { lof: Lof::Clear, witness },
         Some(_) => LofResult { lof: Lof::Partial { blocked_by: blockers }, witness },
@@ -659,7 +675,7 @@ fn line_of_fire_in(
             obstacles,
             &q,
             (hull, hull_sides, pa, pb),
-            clip_buf,
+            chain,
             line_lo,
             (va.centre, dir, (-ra, len + rb)),
             zmax,
@@ -670,12 +686,10 @@ fn line_of_fire_in(
 
     // 4b. A few lines across the middle and both sides.
     let perp = TablePoint::new(-dir.y, dir.x);
-    let spread = |reg: &Region, ks: &[f64]| -> Vec<TablePoint> {
-        ks.iter().map(|&k| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)))).collect()
-    };
-    let coarse_a = spread(&va, &[0.0, -0.9, 0.9]);
-    let coarse_b = spread(&tb, &[0.0, -0.5, 0.5, -0.9, 0.9]);
-    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, &profiles, &tops) {
+    let spread = |reg: &Region, k: f64| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)));
+    let coarse_a = [0.0, -0.9, 0.9].map(|k| spread(&va, k));
+    let coarse_b = [0.0, -0.5, 0.5, -0.9, 0.9].map(|k| spread(&tb, k));
+    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, profiles, &tops) {
         return verdict(Some(w), blockers);
     }
 
@@ -684,9 +698,9 @@ fn line_of_fire_in(
     let fine_a = va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false);
     let fine_b = tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true);
     let w = if len > ra + rb {
-        search_shadowed(&mut q, &fine_a, &fine_b, &profiles, &tops, (tb.centre, rb))
+        search_shadowed(&mut q, &fine_a, &fine_b, profiles, &tops, (tb.centre, rb))
     } else {
-        search(&mut q, &fine_a, &fine_b, &profiles, &tops)
+        search(&mut q, &fine_a, &fine_b, profiles, &tops)
     };
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
@@ -713,18 +727,35 @@ fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
     (hull, hull_sides, pa, pb): (&[TablePoint], &[u8], &[TablePoint], &[TablePoint]),
-    (clipped, tmp): &mut (Vec<TablePoint>, Vec<TablePoint>),
+    chain: &mut ChainBuffers,
     line_lo: f64,
     (origin, axis_dir, s_range): (TablePoint, TablePoint, (f64, f64)),
     zmax: impl Fn(TablePoint) -> f64,
 ) -> Option<Vec<Blocker>> {
-    /// A blocker's part inside the hull: a clipped convex footprint, or a trooper's disc.
-    enum Part {
-        Poly(Vec<TablePoint>),
-        Disc(TablePoint, f64),
-    }
+    use ChainPart as Part;
+    let ChainBuffers { clipped, tmp, cands, parts, reached, stack } = chain;
     let [(b0, b1), (c0, c1)] = bridge_edges(hull, hull_sides)?;
-    let mut parts: Vec<(Blocker, Part)> = Vec::new();
+    // The candidates, in the order their parts are considered, each with a box around it grown
+    // by [`CHAIN_NEAR_IN`]: a part lies in its box, so parts whose boxes are apart never touch,
+    // and a part whose box misses a bridge edge does not touch it. The parts themselves (a clip
+    // to the hull each) are worked out only when such a cheap test cannot rule them out, in the
+    // same order as before, so the chain and the blockers it names are the same.
+    cands.clear();
+    for &i in q.terrain.iter() {
+        if obstacles.terrain_convex[i].is_some() {
+            cands.push((Blocker::Terrain(i), obstacles.terrain_boxes[i].grown(CHAIN_NEAR_IN)));
+        } // concave pieces are left to the sampling
+    }
+    for &j in q.bodies.iter() {
+        let c = &obstacles.bodies[j];
+        cands.push((Blocker::Trooper(j), Aabb::around([c.centre]).grown(c.radius() + CHAIN_NEAR_IN)));
+    }
+    // Near a bridge edge: `segments_touch` allows `EPS` of area, up to `EPS / length` off the line.
+    let near_edge = |bx: &Aabb, a: TablePoint, b: TablePoint| bx.grown(EPS / a.dist(b).max(1e-12)).meets_segment(a, b);
+    // No candidate near one of the bridge edges: no chain can start or end there.
+    if !cands.iter().any(|(_, bx)| near_edge(bx, b0, b1)) || !cands.iter().any(|(_, bx)| near_edge(bx, c0, c1)) {
+        return None;
+    }
     // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
     // corner (or, for a disc, at one of its two ends along the axis).
     let tall_over = |p: &[TablePoint], h: f64| p.iter().all(|&v| zmax(v) + EPS <= h);
@@ -733,31 +764,6 @@ fn separating_chain(
         let r = c.radius();
         c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
     };
-    for &i in q.terrain.iter() {
-        let t = &obstacles.terrain[i];
-        if obstacles.terrain_convex[i].is_none() {
-            continue; // concave pieces are left to the sampling
-        }
-        // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-        clip_to_convex_into(&t.polygon, hull, clipped, tmp);
-        if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
-            continue; // nothing inside, or only a touch along the hull's edge
-        }
-        let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
-            // The bound is monotone along the axis: keep the part beyond the point where the
-            // piece becomes taller than every line (a piece near the lower end of a sloping line).
-            let Some(part) = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax) else { continue };
-            if signed_area(&part).abs() <= 1e-12 {
-                continue;
-            }
-            part
-        } else {
-            clipped.clone()
-        };
-        if !convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb) {
-            parts.push((Blocker::Terrain(i), Part::Poly(part)));
-        }
-    }
     let (box_a, box_b) = (Aabb::around(pa.iter().copied()), Aabb::around(pb.iter().copied()));
     // Farther than `r` from the polygon: surely when farther than that from its box.
     let apart = |c: TablePoint, r: f64, b: &Aabb, poly: &[TablePoint]| {
@@ -766,17 +772,37 @@ fn separating_chain(
         let rr = r * (1.0 + 1e-9);
         dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
     };
-    for &j in q.bodies.iter() {
-        let c = &obstacles.bodies[j];
-        let r = c.radius();
-        let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
-        if keep {
-            parts.push((Blocker::Trooper(j), Part::Disc(c.centre, r)));
+    // A candidate's part, if it is one.
+    let mut part_of = |k: Blocker| -> Option<Part> {
+        match k {
+            Blocker::Terrain(i) => {
+                let t = &obstacles.terrain[i];
+                // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
+                clip_to_convex_into(&t.polygon, hull, clipped, tmp);
+                if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
+                    return None; // nothing inside, or only a touch along the hull's edge
+                }
+                let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
+                    // The bound is monotone along the axis: keep the part beyond the point where the
+                    // piece becomes taller than every line (a piece near the lower end of a sloping line).
+                    let part = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax)?;
+                    if signed_area(&part).abs() <= 1e-12 {
+                        return None;
+                    }
+                    part
+                } else {
+                    clipped.clone()
+                };
+                (!convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb)).then_some(Part::Poly(part))
+            }
+            Blocker::Trooper(j) => {
+                let c = &obstacles.bodies[j];
+                let r = c.radius();
+                let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
+                keep.then_some(Part::Disc(c.centre, r))
+            }
         }
-    }
-    if parts.is_empty() {
-        return None;
-    }
+    };
     let touches_edge = |p: &Part, a: TablePoint, b: TablePoint| match p {
         Part::Poly(poly) => meets_outline(poly, a, b),
         Part::Disc(c, r) => point_segment_distance(*c, a, b) <= *r,
@@ -790,27 +816,46 @@ fn separating_chain(
             d <= r1 + r2 + 1e-9 && locate(hull, c1.lerp(*c2, r1 / (r1 + r2))) != Where::Outside
         }
     };
-    let n = parts.len();
-    let mut reached = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&k| touches_edge(&parts[k].1, b0, b1)).collect();
-    for &k in &stack {
-        reached[k] = true;
+    let n = cands.len();
+    // Per candidate: its part once worked out (`Some(None)`: not a part).
+    parts.clear();
+    parts.resize_with(n, || None);
+    reached.clear();
+    reached.resize(n, false);
+    stack.clear();
+    for k in 0..n {
+        if near_edge(&cands[k].1, b0, b1) {
+            let part = parts[k].get_or_insert_with(|| part_of(cands[k].0));
+            if part.as_ref().is_some_and(|p| touches_edge(p, b0, b1)) {
+                reached[k] = true;
+                stack.push(k);
+            }
+        }
     }
     while let Some(k) = stack.pop() {
-        if touches_edge(&parts[k].1, c0, c1) {
-            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| parts[m].0).collect();
+        let Some(Some(pk)) = parts[k].take() else { continue };
+        if touches_edge(&pk, c0, c1) {
+            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| cands[m].0).collect();
             by.sort();
             return Some(by);
         }
         for m in 0..n {
-            if !reached[m] && joined(&parts[m].1, &parts[k].1) {
-                reached[m] = true;
-                stack.push(m);
+            if !reached[m] && cands[m].1.overlaps(&cands[k].1) {
+                let part = parts[m].get_or_insert_with(|| part_of(cands[m].0));
+                if part.as_ref().is_some_and(|p| joined(p, &pk)) {
+                    reached[m] = true;
+                    stack.push(m);
+                }
             }
         }
+        parts[k] = Some(Some(pk));
     }
     None
 }
+
+/// How far apart (inches) the boxes around two parts of a separating chain may be and the parts
+/// still count as joined by the exact tests (which allow a hair; this allows far more).
+const CHAIN_NEAR_IN: f64 = 1e-4;
 
 /// The part of convex `poly` where it is taller than every line, given that the highest-line
 /// bound `zmax` is monotone along the axis `origin + dir·s`, `s` in `s_range`; `None` if no part.
@@ -1039,9 +1084,9 @@ fn tagged_hull(
     // linear time. Only equal points can end in another order than a full sort's, and they
     // become one below.
     pts.clear();
-    merge_sorted_chains(pa, 0, pts);
+    merge_sorted_chains(pa, 0, vertex_mean(pb), pts);
     let mid = pts.len();
-    merge_sorted_chains(pb, 1, pts);
+    merge_sorted_chains(pb, 1, vertex_mean(pa), pts);
     merged.clear();
     let (mut i, mut j) = (0, mid);
     while i < mid || j < pts.len() {
@@ -1095,34 +1140,56 @@ fn tagged_hull(
     }
 }
 
+/// Twice the triangle area (square inches) by which a corner must be hidden to be left out of
+/// [`tagged_hull`]'s input: far above rounding, far below the areas of bases apart on a table.
+const HULL_HIDDEN_AREA: f64 = 1e-7;
+
 /// The order of `segment::convex_hull`'s sort: by x, then y (coordinates are finite; unlike
 /// `total_cmp`, -0 and +0 compare equal, which only decides which copy of one point is kept).
 fn key_le(a: TablePoint, b: TablePoint) -> bool {
     a.x < b.x || (a.x == b.x && a.y <= b.y)
 }
 
-/// Append the corners of convex polygon `poly`, tagged `tag`, in (nearly) sorted order: from the
-/// least one, merging the walks both ways round.
-fn merge_sorted_chains(poly: &[TablePoint], tag: u8, out: &mut Vec<(TablePoint, u8)>) {
+/// The mean of `poly`'s corners (inside it when it is convex; the origin when it is empty).
+fn vertex_mean(poly: &[TablePoint]) -> TablePoint {
+    let sum = poly.iter().fold(TablePoint::new(0.0, 0.0), |s, &p| s.add(p));
+    sum.scale(1.0 / poly.len().max(1) as f64)
+}
+
+/// Append the corners of convex counter-clockwise polygon `poly`, tagged `tag`, in (nearly)
+/// sorted order: from the least one, merging the walks both ways round. Corners surely inside the
+/// hull of `poly` and point `inner` (a point of the hull being built) are left out: those beyond
+/// both lines of their edges seen from `inner`, by a clear margin (a corner of the hull is never
+/// left out, so the hull is the same).
+fn merge_sorted_chains(poly: &[TablePoint], tag: u8, inner: TablePoint, out: &mut Vec<(TablePoint, u8)>) {
     let n = poly.len();
     if n == 0 {
         return;
     }
+    let hidden = |i: usize| {
+        let (p, v, w) = (poly[if i == 0 { n - 1 } else { i - 1 }], poly[i], poly[if i + 1 == n { 0 } else { i + 1 }]);
+        n >= 3 && orient(p, v, inner) < -HULL_HIDDEN_AREA && orient(v, w, inner) < -HULL_HIDDEN_AREA
+    };
+    let mut push = |i: usize| {
+        if !hidden(i) {
+            out.push((poly[i], tag));
+        }
+    };
     let mut start = 0;
     for i in 1..n {
         if !key_le(poly[start], poly[i]) {
             start = i;
         }
     }
-    out.push((poly[start], tag));
+    push(start);
     // Next corner each way round, and how many are left.
     let (mut f, mut b) = (if start + 1 == n { 0 } else { start + 1 }, if start == 0 { n - 1 } else { start - 1 });
     for _ in 1..n {
         if key_le(poly[f], poly[b]) {
-            out.push((poly[f], tag));
+            push(f);
             f = if f + 1 == n { 0 } else { f + 1 };
         } else {
-            out.push((poly[b], tag));
+            push(b);
             b = if b == 0 { n - 1 } else { b - 1 };
         }
     }
