@@ -947,6 +947,16 @@ impl Game {
         }
     }
 
+    /// Remove `side`'s Irregular, Tactical Awareness and Impetuous tokens (a Turn's Orders do not
+    /// carry over); returns the ids of `side`'s troopers.
+    fn drop_held_orders(&mut self, side: Side) -> BTreeSet<String> {
+        let mine: BTreeSet<String> = self.troopers.iter().filter(|t| t.side == side).map(|t| t.id.clone()).collect();
+        self.irregular.retain(|id, _| !mine.contains(id));
+        self.tactical.retain(|id| !mine.contains(id));
+        self.impetuous.retain(|id| !mine.contains(id));
+        mine
+    }
+
     // ----- Tactical Phase ----------------------------------------------------------------------
 
     fn order_count(&mut self) -> Result<(), Rejection> {
@@ -975,10 +985,7 @@ impl Game {
         // Order Count.
         let groups = self.setup.armies.get(side).groups.len();
         *self.pools.get_mut(side) = vec![0; groups];
-        let mine: BTreeSet<String> = self.troopers.iter().filter(|t| t.side == side).map(|t| t.id.clone()).collect();
-        self.irregular.retain(|id, _| !mine.contains(id));
-        self.tactical.retain(|id| !mine.contains(id));
-        self.impetuous.retain(|id| !mine.contains(id));
+        let mine = self.drop_held_orders(side);
         for i in 0..self.troopers.len() {
             let t = &self.troopers[i];
             if t.side != side || !t.on_table() || t.is_null() || t.peripheral_of.is_some() {
@@ -2192,10 +2199,7 @@ impl Game {
         for p in self.pools.get_mut(side) {
             *p = 0;
         }
-        let mine: BTreeSet<String> = self.troopers.iter().filter(|t| t.side == side).map(|t| t.id.clone()).collect();
-        self.irregular.retain(|id, _| !mine.contains(id));
-        self.tactical.retain(|id| !mine.contains(id));
-        self.impetuous.retain(|id| !mine.contains(id));
+        self.drop_held_orders(side);
         *self.lieutenant_orders.get_mut(side) = 0;
         self.ct_limit = None;
         self.ct_spent_this_turn = 0;
