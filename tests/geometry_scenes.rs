@@ -473,3 +473,35 @@ fn a_tall_viewer_sees_the_top_of_a_small_trooper_crouched_behind_a_taller_wall()
         }
     }
 }
+
+#[test]
+fn a_tall_wall_across_both_outer_tangents_blocks_and_one_falling_short_does_not() {
+    // An S2 viewer at (1, 10) facing +x and an S7 target at (10, 10): bases of different sizes,
+    // so the two outer tangent lines (the hull's edges) are not parallel. The upper one has unit
+    // normal (-sin t, cos t) with sin t = (r7 - r2) / 9 and passes at r2 from the viewer's centre:
+    // y(x) = 10 + ((x - 1) sin t + r2) / cos t; the lower one is its mirror image in y = 10.
+    let (r2, r7) = (Silhouette::S2.radius_in(), Silhouette::S7.radius_in());
+    let sin_t = (r7 - r2) / 9.0;
+    let cos_t = (1.0 - sin_t * sin_t).sqrt();
+    let upper = |x: f64| 10.0 + ((x - 1.0) * sin_t + r2) / cos_t;
+    let bodies = [
+        Body::new(TablePoint::new(1.0, 10.0), Silhouette::S2),
+        Body::new(TablePoint::new(10.0, 10.0), Silhouette::S7).facing(180.0),
+    ];
+    let tall = bodies[1].top() + 1.0;
+    let verdict = |y0: f64, y1: f64| {
+        let wall = vec![Terrain::rect("wall", 5.4, y0, 5.6, y1, tall).expect("valid")];
+        let obs = Obstacles::new(&wall, &bodies);
+        line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]).lof
+    };
+    // Past both tangents by 0.05": every line between the bases runs into it.
+    let half = upper(5.6) - 10.0 + 0.05;
+    assert_eq!(verdict(10.0 - half, 10.0 + half), Lof::Blocked { by: vec![sightline::geometry::Blocker::Terrain(0)] });
+    // 0.2" (5 mm) short of the upper tangent where it is lowest over the wall: lines pass over
+    // the top of the wall in plan, beside it, and see the target's edge.
+    let l = verdict(10.0 - half, upper(5.4) - 0.2);
+    assert!(matches!(l, Lof::Partial { .. }), "{l:?}");
+    // The same, short of the lower tangent.
+    let l = verdict(20.0 - upper(5.4) + 0.2, 10.0 + half);
+    assert!(matches!(l, Lof::Partial { .. }), "{l:?}");
+}

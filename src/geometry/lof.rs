@@ -23,9 +23,12 @@
 //! * **Plan.** A line can be cut back to where it leaves A's base and enters B's, so only points on
 //!   the facing sides of both base outlines are sampled, every [`SAMPLE_SPACING_IN`]
 //!   (1.5 mm, half the rulebook's 3 mm): a piece of B at least 3 mm wide that can be seen is
-//!   found. Before sampling, two fast decisions settle most pairs: nothing stands in the convex
-//!   hull of both bases (**Clear**), or a chain of touching pieces and troopers, each taller there
-//!   than any line can be, cuts the hull in two (**Blocked**, proved without sampling).
+//!   found. Before sampling, fast decisions settle most pairs: nothing stands in the convex
+//!   hull of both bases (**Clear**); one convex piece taller than both Silhouettes crosses the
+//!   hull of both whole bases from one outer tangent to the other (**Blocked**: the commonest
+//!   case among buildings, decided from the two tangent lines alone); a few lines across the
+//!   middle and sides find a clear one; or a chain of touching pieces and troopers, each taller
+//!   there than any line can be, cuts the hull in two (**Blocked**, proved without sampling).
 //!   While sampling, each viewer point first works out its *shadows*: the directions in which
 //!   some candidate blocker surely stops every line to the target (the line passes well inside it,
 //!   at heights it covers whatever the line's length). Lines in a shadow are skipped, and a viewer
@@ -581,6 +584,11 @@ fn line_of_fire_in(
         return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
     }
 
+    // 2b. One tall convex piece across the hull of both whole bases: every line is blocked.
+    if let Some(by) = spanning_pieces(obstacles, q.terrain, viewer, target) {
+        return LofResult { lof: Lof::Blocked { by }, witness: None };
+    }
+
     // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
     va.outer_polygon(ring, pa);
     tb.outer_polygon(ring, pb);
@@ -655,11 +663,22 @@ fn line_of_fire_in(
         None => LofResult { lof: Lof::Blocked { by: blockers }, witness: None },
     };
 
-    // 4a. A chain of tall blockers, taller than every line, cutting the hull in two.
+    let len = axis_len2.sqrt();
+    let dir = axis.scale(1.0 / len);
+    // 4a. A few lines across the middle and both sides (before the chain: when one is clear,
+    // the chain cannot exist, and these lines are cheap).
+    let perp = TablePoint::new(-dir.y, dir.x);
+    let spread = |reg: &Region, k: f64| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)));
+    let coarse_a = [0.0, -0.9, 0.9].map(|k| spread(&va, k));
+    let coarse_b = [0.0, -0.5, 0.5, -0.9, 0.9].map(|k| spread(&tb, k));
+    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, profiles, &tops) {
+        return verdict(Some(w), blockers);
+    }
+
+    // 4b. A chain of tall blockers, taller than every line, cutting the hull in two.
     // The highest any line can be above a point p: p's position along the axis bounds the
     // fraction t at which a line from A's base to B's crosses it, and the highest lines run from
     // A's top to B's top (less 3 mm).
-    let len = axis_len2.sqrt();
     let zmax = |p: TablePoint| {
         let s = p.sub(va.centre).dot(axis) / len;
         let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
@@ -668,7 +687,6 @@ fn line_of_fire_in(
         let z = |t: f64| best.0 + (target.top().max(best.1) - best.0) * t;
         z(t_lo).max(z(t_hi))
     };
-    let dir = axis.scale(1.0 / len);
     // (The bound needs the bases apart; overlapping ones only reach here through the API.)
     if len > ra + rb
         && let Some(by) = separating_chain(
@@ -682,15 +700,6 @@ fn line_of_fire_in(
         )
     {
         return verdict(None, by);
-    }
-
-    // 4b. A few lines across the middle and both sides.
-    let perp = TablePoint::new(-dir.y, dir.x);
-    let spread = |reg: &Region, k: f64| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)));
-    let coarse_a = [0.0, -0.9, 0.9].map(|k| spread(&va, k));
-    let coarse_b = [0.0, -0.5, 0.5, -0.9, 0.9].map(|k| spread(&tb, k));
-    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, profiles, &tops) {
-        return verdict(Some(w), blockers);
     }
 
     // 4c. Every sample, 1.5 mm apart along the facing sides of both outlines (skipping the lines
@@ -712,6 +721,50 @@ fn line_of_fire_in(
             .collect();
     }
     verdict(w, blockers)
+}
+
+/// How far beyond the true bases [`spanning_pieces`] sets its tangent lines and base margins,
+/// inches: a piece that reaches a tangent line set out by this much crosses the true one for a
+/// positive width, so no line grazing it along the hull's edge gets by.
+const SPAN_MARGIN_IN: f64 = 1e-6;
+
+/// Decide "every line blocked" in one step (N4 "Line of Fire", the commonest case on a table
+/// with buildings): the convex terrain pieces, among `candidates`, that are taller than both
+/// Silhouettes and cross the hull of both *whole* bases from one outer tangent line to the
+/// other without touching either base. One such piece cuts the hull in two, with a base on each
+/// side, so every line between the bases — from any part of them, arc or not, on any level up to
+/// the higher top — passes through it below its height. `None` when no piece does this.
+fn spanning_pieces(obs: &Obstacles, candidates: &[usize], viewer: &Body, target: &Body) -> Option<Vec<Blocker>> {
+    let (ca, cb) = (viewer.centre, target.centre);
+    let (ra, rb) = (viewer.radius() + SPAN_MARGIN_IN, target.radius() + SPAN_MARGIN_IN);
+    let w = cb.sub(ca);
+    let len = w.norm();
+    if len <= ra + rb {
+        return None;
+    }
+    let d = w.scale(1.0 / len);
+    let p = TablePoint::new(-d.y, d.x);
+    // Outer tangents: unit normals n with n·(cb − ca) = ra − rb, touching at ca + ra·n, cb + rb·n.
+    let alpha = (ra - rb) / len;
+    let beta = (1.0 - alpha * alpha).max(0.0).sqrt();
+    let edges = [1.0, -1.0].map(|s| {
+        let n = d.scale(alpha).add(p.scale(s * beta));
+        (ca.add(n.scale(ra)), cb.add(n.scale(rb)))
+    });
+    let top = viewer.top().max(target.top());
+    let by: Vec<Blocker> = candidates
+        .iter()
+        .filter(|&&i| {
+            let t = &obs.terrain[i];
+            let Some(ccw) = obs.terrain_convex[i] else { return false };
+            t.height_in - EPS > top + EPS
+                && edges.iter().all(|&(a, b)| convex_interval(&t.polygon, ccw, a, b).is_some())
+                && point_convex_distance(ca, &t.polygon) > ra
+                && point_convex_distance(cb, &t.polygon) > rb
+        })
+        .map(|&i| Blocker::Terrain(i))
+        .collect();
+    (!by.is_empty()).then_some(by)
 }
 
 /// Decide "every line blocked" without sampling: tall blockers (covering every line's height)
