@@ -40,6 +40,7 @@
 //! A line that touches a piece at one point (grazing a vertex) is not blocked; one that runs along
 //! a piece's face is, so two pieces set edge to edge leave no crack. Markers are not bodies here.
 
+use super::grid::{Grid, set_bits};
 use super::measure::EPS;
 use super::segment::{
     Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, disc_interval, locate, orient,
@@ -136,12 +137,14 @@ pub struct Obstacles<'a> {
     terrain_core: Vec<Vec<TablePoint>>,
     /// Per body: radius, bottom and top, inches.
     body_dims: Vec<(f64, f64, f64)>,
+    /// The terrain boxes (bits `0..terrain.len()`) and the bodies' boxes (the bits after), binned.
+    grid: Grid,
 }
 
 impl<'a> Obstacles<'a> {
     /// Obstacles from terrain and bodies (precomputes bounding boxes).
     pub fn new(terrain: &'a [Terrain], bodies: &'a [Body]) -> Self {
-        let terrain_boxes = terrain.iter().map(Terrain::aabb).collect();
+        let terrain_boxes: Vec<Aabb> = terrain.iter().map(Terrain::aabb).collect();
         let terrain_convex: Vec<Option<bool>> =
             terrain.iter().map(|t| is_convex(&t.polygon).then(|| signed_area(&t.polygon) > 0.0)).collect();
         let terrain_core = terrain
@@ -150,7 +153,13 @@ impl<'a> Obstacles<'a> {
             .map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() })
             .collect();
         let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
-        Self { terrain, bodies, terrain_boxes, terrain_convex, terrain_core, body_dims }
+        let boxes: Vec<Aabb> = terrain_boxes
+            .iter()
+            .copied()
+            .chain(bodies.iter().map(|b| Aabb::around([b.centre]).grown(b.radius())))
+            .collect();
+        let grid = Grid::new(&boxes);
+        Self { terrain, bodies, terrain_boxes, terrain_convex, terrain_core, body_dims, grid }
     }
 }
 
@@ -418,6 +427,8 @@ struct Buffers {
     hull: Vec<TablePoint>,
     hull_sides: Vec<u8>,
     chain: ChainBuffers,
+    /// The broad phase's bit set of obstacles near the pair.
+    near: Vec<u64>,
 }
 
 /// A blocker's part inside the hull, for [`separating_chain`]: a clipped convex footprint, or a
@@ -555,17 +566,25 @@ fn line_of_fire_in(
     // segment joining the centres — a capsule that contains the hull of both bases.
     let reach = ra.max(rb) * 1.05;
     let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
-    let Buffers { terrain, bodies, scratch, shadows, ring, pa, pb, hull_pts, hull, hull_sides, chain } = buffers;
+    let Buffers { terrain, bodies, scratch, shadows, ring, pa, pb, hull_pts, hull, hull_sides, chain, near } = buffers;
     terrain.clear();
     bodies.clear();
     let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, last_hit: None };
-    for (i, t) in obstacles.terrain.iter().enumerate() {
-        let b = &obstacles.terrain_boxes[i];
-        if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
-            q.terrain.push(i);
+    // (The grid gives, in index order, every obstacle whose box comes within `reach` of the
+    // segment, a superset of those the exact tests below keep.)
+    obstacles.grid.near_segment(va.centre, tb.centre, reach, near);
+    let n_terrain = obstacles.terrain.len();
+    for k in set_bits(near) {
+        if k < n_terrain {
+            let (i, t) = (k, &obstacles.terrain[k]);
+            let b = &obstacles.terrain_boxes[i];
+            if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
+                q.terrain.push(i);
+            }
+            continue;
         }
-    }
-    for (j, (c, &(r, bottom, top))) in obstacles.bodies.iter().zip(&obstacles.body_dims).enumerate() {
+        let j = k - n_terrain;
+        let (c, &(r, bottom, top)) = (&obstacles.bodies[j], &obstacles.body_dims[j]);
         if bottom >= line_hi || top <= line_lo || skip.contains(&j) {
             continue;
         }

@@ -19,6 +19,7 @@
 //! ```
 
 mod body;
+mod grid;
 mod lof;
 mod measure;
 mod route;
