@@ -12,7 +12,10 @@ mod webcam;
 
 pub use capture::{Capture, CaptureEvent, Clock, FRAME_CHANNEL_DEPTH, SystemClock};
 pub use files::{FolderSource, StillSource};
-pub use webcam::{CameraSelector, DeviceInfo, FormatChoice, WebcamSource, choose_format, decode_mjpeg, list_devices};
+pub use webcam::{
+    CameraSelector, DeviceInfo, FormatChoice, WebcamSource, choose_format, decode_mjpeg, decode_mjpeg_into,
+    list_devices,
+};
 
 use image::RgbaImage;
 use std::path::PathBuf;
