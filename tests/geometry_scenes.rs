@@ -505,3 +505,29 @@ fn a_tall_wall_across_both_outer_tangents_blocks_and_one_falling_short_does_not(
     let l = verdict(20.0 - upper(5.4) + 0.2, 10.0 + half);
     assert!(matches!(l, Lof::Partial { .. }), "{l:?}");
 }
+
+#[test]
+fn a_low_wall_hides_the_trooper_crouched_behind_it_but_not_the_far_one() {
+    // Two S2 troopers (40 mm = 1.575" tall) 20" apart, and a 1.5" wall across the line between
+    // them, 0.7" in front of the second. From the first: the highest lines run from its top
+    // (1.575") down to 3 mm below the second's top (1.457"); over the wall, 93–96% of the way,
+    // they are at most 1.575 - 0.118 × 0.93 ≈ 1.465" < 1.5", so every line hits the wall (lines
+    // onto the top face would have to come down from higher up: the tops are level). From the
+    // second, the wall is 4–7% of the way along: lines pass at about 1.57" > 1.5", over it.
+    let s2_top = Silhouette::S2.height_in();
+    assert!((s2_top - 40.0 / 25.4).abs() < 1e-12);
+    let bodies = [
+        Body::new(TablePoint::new(2.0, 10.0), Silhouette::S2),
+        Body::new(TablePoint::new(22.0, 10.0), Silhouette::S2).facing(180.0),
+    ];
+    let wall = vec![Terrain::rect("wall", 20.5, 8.0, 20.8, 12.0, 1.5).expect("valid")];
+    let obs = Obstacles::new(&wall, &bodies);
+    let far_to_near = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+    assert_eq!(far_to_near.lof, Lof::Blocked { by: vec![sightline::geometry::Blocker::Terrain(0)] });
+    let near_to_far = line_of_fire(&obs, &bodies[1], &bodies[0], &[1, 0]);
+    assert!(matches!(near_to_far.lof, Lof::Partial { .. }), "{:?}", near_to_far.lof);
+    let [a, b] = near_to_far.witness.expect("a clear line");
+    let z_at = |x: f64| a.z + (b.z - a.z) * (a.x - x) / (a.x - b.x);
+    let z_at_wall = z_at(20.8).min(z_at(20.5));
+    assert!(z_at_wall > 1.5, "the witness passes over the wall: {a:?} -> {b:?}");
+}

@@ -561,6 +561,7 @@ fn line_of_fire_in(
     let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
     let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
     let tops = Tops { viewer: va, viewer_top: viewer.top(), target: tb, target_top: target.top() };
+    let ceiling = Ceiling::new(viewer, target, best);
 
     // 2. Broad phase: what comes within the larger radius (plus the outline polygon's 2%) of the
     // segment joining the centres — a capsule that contains the hull of both bases.
@@ -604,7 +605,7 @@ fn line_of_fire_in(
     }
 
     // 2b. One tall convex piece across the hull of both whole bases: every line is blocked.
-    if let Some(by) = spanning_pieces(obstacles, q.terrain, viewer, target) {
+    if let Some(by) = spanning_pieces(obstacles, q.terrain, viewer, target, &ceiling) {
         return LofResult { lof: Lof::Blocked { by }, witness: None };
     }
 
@@ -695,17 +696,7 @@ fn line_of_fire_in(
     }
 
     // 4b. A chain of tall blockers, taller than every line, cutting the hull in two.
-    // The highest any line can be above a point p: p's position along the axis bounds the
-    // fraction t at which a line from A's base to B's crosses it, and the highest lines run from
-    // A's top to B's top (less 3 mm).
-    let zmax = |p: TablePoint| {
-        let s = p.sub(va.centre).dot(axis) / len;
-        let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
-        let t_lo = ((s - ra) / (len + rb - ra)).clamp(0.0, 1.0);
-        // (Lines may end on the target's top face: its full top bounds their far end.)
-        let z = |t: f64| best.0 + (target.top().max(best.1) - best.0) * t;
-        z(t_lo).max(z(t_hi))
-    };
+    let zmax = |p: TablePoint| ceiling.at(p);
     // (The bound needs the bases apart; overlapping ones only reach here through the API.)
     if len > ra + rb
         && let Some(by) = separating_chain(
@@ -747,13 +738,64 @@ fn line_of_fire_in(
 /// positive width, so no line grazing it along the hull's edge gets by.
 const SPAN_MARGIN_IN: f64 = 1e-6;
 
+/// The highest any line from the viewer to the target can be above a plan point (inches), for
+/// the proofs that every line is blocked (valid for the whole bases, arc or not; the bases apart).
+///
+/// A point's position `s` along the axis between the centres bounds the fraction `t` of the way
+/// at which a line from A's base to B's passes over it, and no line is higher at `t` than the
+/// one from A's top to the highest end on B: B's top face when A's top is higher (lines coming
+/// down onto it), otherwise 3 mm below B's top (a line ending higher would see less than 3 mm).
+/// The bound is monotone along the axis, so its maximum over a convex piece is at a corner.
+#[derive(Debug, Clone, Copy)]
+struct Ceiling {
+    origin: TablePoint,
+    /// Unit vector from A's centre to B's, and the distance between them.
+    dir: TablePoint,
+    len: f64,
+    ra: f64,
+    rb: f64,
+    /// Heights at A's end and B's end of the highest line.
+    z: Profile,
+}
+
+impl Ceiling {
+    fn new(viewer: &Body, target: &Body, best: Profile) -> Self {
+        let w = target.centre.sub(viewer.centre);
+        let len = w.norm().max(1e-12);
+        let far = if viewer.top() > target.top() + EPS { target.top() } else { best.1 };
+        Ceiling {
+            origin: viewer.centre,
+            dir: w.scale(1.0 / len),
+            len,
+            ra: viewer.radius(),
+            rb: target.radius(),
+            z: (best.0, far),
+        }
+    }
+
+    fn at(&self, p: TablePoint) -> f64 {
+        let (len, ra, rb) = (self.len, self.ra, self.rb);
+        let s = p.sub(self.origin).dot(self.dir);
+        let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
+        let t_lo = ((s - ra) / (len + rb - ra)).clamp(0.0, 1.0);
+        let z = |t: f64| self.z.0 + (self.z.1 - self.z.0) * t;
+        z(t_lo).max(z(t_hi))
+    }
+}
+
 /// Decide "every line blocked" in one step (N4 "Line of Fire", the commonest case on a table
-/// with buildings): the convex terrain pieces, among `candidates`, that are taller than both
-/// Silhouettes and cross the hull of both *whole* bases from one outer tangent line to the
-/// other without touching either base. One such piece cuts the hull in two, with a base on each
-/// side, so every line between the bases — from any part of them, arc or not, on any level up to
-/// the higher top — passes through it below its height. `None` when no piece does this.
-fn spanning_pieces(obs: &Obstacles, candidates: &[usize], viewer: &Body, target: &Body) -> Option<Vec<Blocker>> {
+/// with buildings): the convex terrain pieces, among `candidates`, that cross the hull of both
+/// *whole* bases from one outer tangent line to the other without touching either base, and
+/// are taller at every corner than any line can be there ([`Ceiling`]). One such piece cuts the
+/// hull in two, with a base on each side, so every line between the bases — from any part of
+/// them, arc or not — passes through it below its height. `None` when no piece does this.
+fn spanning_pieces(
+    obs: &Obstacles,
+    candidates: &[usize],
+    viewer: &Body,
+    target: &Body,
+    ceiling: &Ceiling,
+) -> Option<Vec<Blocker>> {
     let (ca, cb) = (viewer.centre, target.centre);
     let (ra, rb) = (viewer.radius() + SPAN_MARGIN_IN, target.radius() + SPAN_MARGIN_IN);
     let w = cb.sub(ca);
@@ -770,13 +812,12 @@ fn spanning_pieces(obs: &Obstacles, candidates: &[usize], viewer: &Body, target:
         let n = d.scale(alpha).add(p.scale(s * beta));
         (ca.add(n.scale(ra)), cb.add(n.scale(rb)))
     });
-    let top = viewer.top().max(target.top());
     let by: Vec<Blocker> = candidates
         .iter()
         .filter(|&&i| {
             let t = &obs.terrain[i];
             let Some(ccw) = obs.terrain_convex[i] else { return false };
-            t.height_in - EPS > top + EPS
+            t.polygon.iter().all(|&v| ceiling.at(v) + 2.0 * EPS < t.height_in)
                 && edges.iter().all(|&(a, b)| convex_interval(&t.polygon, ccw, a, b).is_some())
                 && point_convex_distance(ca, &t.polygon) > ra
                 && point_convex_distance(cb, &t.polygon) > rb
