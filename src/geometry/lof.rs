@@ -548,15 +548,21 @@ fn line_of_fire_in(
 ) -> LofResult {
     let (ra, rb) = (viewer.radius(), target.radius());
     // 1. Arc: some part of the target in front of the arc line (strictly: a zero-area touch is not "partly inside").
-    if viewer.ahead(target.centre) + rb <= 1e-6 {
+    // (The facing's unit vector once: `Body::ahead` works it out from the angle on every call.)
+    let facing = viewer.facing_unit();
+    let ahead = match viewer.arc {
+        Arc::Front180 => target.centre.sub(viewer.centre).dot(facing),
+        Arc::All360 => f64::INFINITY,
+    };
+    if ahead + rb <= 1e-6 {
         return LofResult { lof: Lof::OutOfArc, witness: None };
     }
     let clip = match viewer.arc {
-        Arc::Front180 => Some((viewer.centre, viewer.facing_unit())),
+        Arc::Front180 => Some((viewer.centre, facing)),
         Arc::All360 => None,
     };
     let va = Region { centre: viewer.centre, r: ra, clip };
-    let tb = Region { centre: target.centre, r: rb, clip: clip.filter(|_| viewer.ahead(target.centre) < rb) };
+    let tb = Region { centre: target.centre, r: rb, clip: clip.filter(|_| ahead < rb) };
     let line_lo = viewer.bottom().min(target.bottom());
     let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
     let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
