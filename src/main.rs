@@ -9,8 +9,12 @@ use std::process::ExitCode;
 #[command(version, about)]
 struct Cli {
     /// A scene file to open in the app (default: the bundled demo table).
-    #[arg(long, value_name = "SCENE.json")]
+    #[arg(long, value_name = "SCENE.json", conflicts_with = "game")]
     scene: Option<PathBuf>,
+    /// A game file to open in the app: its table, terrain and troopers, and its camera
+    /// calibration; new calibrations are appended to it (format in docs/game-format.md).
+    #[arg(long, value_name = "GAME.jsonl")]
+    game: Option<PathBuf>,
     /// The picture of the table: camera[:N|:NAME] | image:PATH | folder:PATH | demo (default: demo).
     #[arg(long, value_name = "SOURCE")]
     source: Option<sightline::camera::SourceSpec>,
@@ -144,7 +148,7 @@ fn main() -> ExitCode {
             };
             print_json("locate", sightline::cli::locate(&args))
         }
-        None => match sightline::app::run(cli.scene.as_deref(), cli.source.as_ref(), cli.fps) {
+        None => match sightline::app::run(cli.scene.as_deref(), cli.game.as_deref(), cli.source.as_ref(), cli.fps) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("sightline: {e:#}");

@@ -93,3 +93,111 @@ fn calibrating_on_the_demo_picture_snapping_makes_rough_clicks_exact() {
     let raw = calibrate_with_offset_clicks(false);
     assert!(raw > 0.1, "the same clicks unsnapped are off by {raw:.3}\" (so the snapping is what helps)");
 }
+
+/// Wait until the app has a camera frame.
+fn wait_for_frame(h: &mut Harness<'_, SightlineApp>) {
+    for _ in 0..2000 {
+        h.run();
+        if h.state().has_frame() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("no camera frame arrived");
+}
+
+/// The app on game file `path`, looking at the undistorted demo picture.
+fn game_app(path: &std::path::Path) -> (Harness<'static, SightlineApp>, sightline::camera::demo::DemoCamera) {
+    use sightline::app::game_session::GameSession;
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    let cam = DemoCamera { k1: 0.0, ..DemoCamera::default_demo() };
+    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
+        .map_err(|e| e.to_string());
+    let opened = GameSession::open(path).expect("the game file opens");
+    let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(capture), None).with_game(opened);
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    wait_for_frame(&mut h);
+    (h, cam)
+}
+
+#[test]
+fn a_game_keeps_its_calibration_in_its_file_and_reopens_calibrated() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    use sightline::rules::{Event, Setup};
+    use sightline::vision::ImagePoint;
+    let dir = std::env::temp_dir().join(format!("sightline-app-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json"))
+        .expect("setup fixture");
+    let setup = Setup::from_json(&text).expect("valid setup");
+    assert!(setup.calibration.is_none());
+    drop(sightline::store::GameWriter::create(&path, &setup).expect("new game file"));
+
+    // A new game: no calibration; the player clicks the four corners.
+    let (mut h, cam) = game_app(&path);
+    assert!(h.state().calibration().is_none());
+    assert!(h.state().calibration_message().is_some_and(|m| m.contains("no calibration yet")));
+    h.get_by_label("Calibrate").click();
+    h.run();
+    let table = (48.0, 48.0);
+    let truth = |x: f64, y: f64| cam.image_from_table(TablePoint::new(x, y), table).expect("in view");
+    for &(x, y) in &[(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)] {
+        let (u, v) = truth(x, y);
+        h.state_mut().command(Command::CalibrationClick(ImagePoint::new(u, v)));
+    }
+    h.run();
+    let message = h.state().calibration_message().unwrap_or_default().to_string();
+    assert!(message.contains("saved to"), "{message}");
+    // The file now ends with that calibration, as a `calibrate` event.
+    let file = sightline::store::load(&path).expect("the game file reads");
+    let Some(Event::Calibrate(c)) = file.events.last().map(|l| &l.event) else {
+        panic!("no calibrate event: {:?}", file.events)
+    };
+    assert_eq!(c.image, (cam.image[0], cam.image[1]), "the picture size it was made on");
+    assert_eq!(c.pairs.len(), 4);
+    drop(h);
+
+    // Reopened: calibrated from the file as soon as a frame is in, mapping as well as before.
+    let (h, _) = game_app(&path);
+    let cal = h.state().calibration().expect("calibrated from the game file");
+    assert!(h.state().calibration_message().is_some_and(|m| m.contains("the game's calibration")));
+    for &(x, y) in &[(10.0, 12.0), (24.0, 24.0), (40.0, 36.0)] {
+        let (u, v) = truth(x, y);
+        let err = cal.table_from_image(ImagePoint::new(u, v)).dist(TablePoint::new(x, y));
+        assert!(err < 0.05, "({x}, {y}) off by {err:.3}\"");
+    }
+    drop(h);
+
+    // A calibration made on another picture size is not applied: the player is told to redo it.
+    let mut setup = setup;
+    setup.calibration = Some(sightline::rules::CalibrationSetup { image: (640, 480), pairs: c.pairs.clone() });
+    assert_ne!((cam.image[0], cam.image[1]), (640, 480));
+    let other = dir.join("other-camera.jsonl");
+    let _ = std::fs::remove_file(&other);
+    drop(sightline::store::GameWriter::create(&other, &setup).expect("new game file"));
+    let (h, _) = game_app(&other);
+    assert!(h.state().calibration().is_none());
+    let m = h.state().calibration_message().unwrap_or_default();
+    assert!(m.contains("640×480") && m.contains("calibrate again"), "{m}");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_game_file_is_refused_naming_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("sightline-app-badgame-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("bad.jsonl");
+    std::fs::write(
+        &path,
+        "{\"format\": \"sightline-game\", \"version\": 1, \"setup\": {}}\n{not json}\n{\"also\": 1}\n",
+    )
+    .expect("write");
+    let e = sightline::app::game_session::GameSession::open(&path).expect_err("refused");
+    assert!(e.contains("bad.jsonl") && e.contains("line"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -155,9 +155,9 @@ impl Calibrator {
     }
 
     /// A click at image point `p` while calibrating: snap it to the real corner (if `snap` and
-    /// one is found nearby), and fit once four are in.
-    pub fn click(&mut self, p: crate::vision::ImagePoint, frame: &Frame, table: (f64, f64), snap: bool) {
-        let Some(clicks) = self.clicks.as_mut() else { return };
+    /// one is found nearby), and fit once four are in. Whether a new calibration came of it.
+    pub fn click(&mut self, p: crate::vision::ImagePoint, frame: &Frame, table: (f64, f64), snap: bool) -> bool {
+        let Some(clicks) = self.clicks.as_mut() else { return false };
         let mut q = p;
         if snap {
             let gray = self.gray.get_or_insert_with(|| image::imageops::grayscale(frame.image.as_ref()));
@@ -178,6 +178,7 @@ impl Calibrator {
                     self.calibration = Some(c);
                     self.clicks = None;
                     self.message = self.quality();
+                    return true;
                 }
                 Err(e) => {
                     self.message = Some(format!("{e} — click the four corners again"));
@@ -185,6 +186,7 @@ impl Calibrator {
                 }
             }
         }
+        false
     }
 }
 

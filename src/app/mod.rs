@@ -5,6 +5,7 @@
 //! Panels read state and emit [`Command`]s; the commands run at the end of the frame.
 
 pub mod camera_view;
+pub mod game_session;
 mod plan;
 
 use crate::geometry::{PairMeasure, Scene, ZocVerdict, visibility_polygon};
@@ -66,6 +67,10 @@ pub struct SightlineApp {
     commands: Vec<Command>,
     camera: camera_view::CameraState,
     calibrator: camera_view::Calibrator,
+    /// The game file this table belongs to, if one was opened: calibrations are kept in it.
+    game: Option<game_session::GameSession>,
+    /// The game's calibration, waiting for the first frame (its size must match).
+    pending_calibration: Option<crate::rules::CalibrationSetup>,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -99,6 +104,8 @@ impl SightlineApp {
             commands: Vec::new(),
             camera,
             calibrator: Default::default(),
+            game: None,
+            pending_calibration: None,
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -109,6 +116,46 @@ impl SightlineApp {
         self.calibrator.calibration = Some(c);
         self.calibrator.message = self.calibrator.quality().map(|q| format!("{note} — {q}"));
         self
+    }
+
+    /// Play on an opened game file: its calibration is used once the camera's first frame
+    /// arrives (if the picture size matches), and every new calibration is appended to it.
+    pub fn with_game(mut self, opened: game_session::Opened) -> Self {
+        self.title = opened.session.path().display().to_string();
+        self.pending_calibration = opened.calibration;
+        self.game = Some(opened.session);
+        if !opened.notes.is_empty() {
+            self.calibrator.message = Some(opened.notes.join("; "));
+        }
+        if self.pending_calibration.is_none() && self.calibrator.calibration.is_none() {
+            self.calibrator.message = Some(
+                [self.calibrator.message.take(), Some("the game has no calibration yet: press Calibrate".into())]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+        }
+        self
+    }
+
+    /// The game file open in the app, if any.
+    pub fn game(&self) -> Option<&game_session::GameSession> {
+        self.game.as_ref()
+    }
+
+    /// Fit the game's calibration against the first frame, once one is in.
+    fn apply_pending_calibration(&mut self) {
+        let Some(size) = self.camera.image_size() else { return };
+        let Some(setup) = self.pending_calibration.take() else { return };
+        match game_session::GameSession::calibration_for(&setup, size) {
+            Ok(c) => {
+                self.calibrator.calibration = Some(c);
+                let q = self.calibrator.quality().unwrap_or_default();
+                self.calibrator.message = Some(format!("the game's calibration — {q}"));
+            }
+            Err(e) => self.calibrator.message = Some(e),
+        }
     }
 
     /// The calibration in force.
@@ -143,7 +190,16 @@ impl SightlineApp {
             Command::CalibrationClick(p) => {
                 if let Some(frame) = self.camera.frame.clone() {
                     let table = (self.scene.table.width, self.scene.table.depth);
-                    self.calibrator.click(p, &frame, table, self.prefs.snap);
+                    if self.calibrator.click(p, &frame, table, self.prefs.snap)
+                        && let (Some(game), Some(c)) = (self.game.as_mut(), self.calibrator.calibration.as_ref())
+                    {
+                        let saved = match game.save_calibration(c) {
+                            Ok(()) => format!("saved to {}", game.path().display()),
+                            Err(e) => format!("NOT saved to the game ({e}); it holds for this session only"),
+                        };
+                        let q = self.calibrator.message.take().unwrap_or_default();
+                        self.calibrator.message = Some(format!("{q} — {saved}"));
+                    }
                 }
             }
             Command::Select(sel) => {
@@ -337,6 +393,7 @@ impl SightlineApp {
     /// The whole window's contents (what [`eframe::App::ui`] draws; tests drive it headless).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.camera.poll(ui.ctx());
+        self.apply_pending_calibration();
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.strong("sightline");
@@ -426,10 +483,22 @@ pub fn demo_calibration(table: (f64, f64)) -> Option<crate::vision::Calibration>
 
 /// Open the app window on `scene` (a scene file) or the bundled demo table, with the camera
 /// `source` (the demo table when `None`); folder sources play at `fps`.
-pub fn run(scene: Option<&Path>, source: Option<&crate::camera::SourceSpec>, fps: f64) -> anyhow::Result<()> {
-    let (scene, title) = match scene {
-        Some(p) => (crate::cli::load_scene(p).map_err(|e| anyhow::anyhow!(e.message))?, p.display().to_string()),
-        None => (
+pub fn run(
+    scene: Option<&Path>,
+    game: Option<&Path>,
+    source: Option<&crate::camera::SourceSpec>,
+    fps: f64,
+) -> anyhow::Result<()> {
+    let mut game_file = match game {
+        Some(p) => Some(game_session::GameSession::open(p).map_err(|e| anyhow::anyhow!(e))?),
+        None => None,
+    };
+    let (scene, title) = match (scene, &game_file) {
+        (_, Some(o)) => (o.scene.clone(), o.session.path().display().to_string()),
+        (Some(p), None) => {
+            (crate::cli::load_scene(p).map_err(|e| anyhow::anyhow!(e.message))?, p.display().to_string())
+        }
+        (None, None) => (
             Scene::from_json(crate::DEMO_SCENE_JSON).context("the bundled demo scene is invalid")?,
             "demo table".to_string(),
         ),
@@ -466,6 +535,10 @@ pub fn run(scene: Option<&Path>, source: Option<&crate::camera::SourceSpec>, fps
                     app.with_calibration(c, "demo: calibrated from its known camera pose")
                 }
                 _ => app,
+            };
+            let app = match game_file.take() {
+                Some(o) => app.with_game(o),
+                None => app,
             };
             Ok(Box::new(app))
         }),
