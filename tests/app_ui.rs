@@ -152,13 +152,38 @@ fn a_game_keeps_its_calibration_in_its_file_and_reopens_calibrated() {
     h.run();
     let message = h.state().calibration_message().unwrap_or_default().to_string();
     assert!(message.contains("saved to"), "{message}");
+    // A further known point, the middle of the first long edge: its table position is guessed
+    // from the calibration (to the nearest 0.5"), then added and refitted, and kept too.
+    h.get_by_label("Add point").click();
+    h.run();
+    let (u, v) = truth(24.0, 0.0);
+    h.state_mut().command(Command::KnownPointClick(ImagePoint::new(u, v)));
+    h.run();
+    h.get_by_label("Known point");
+    h.get_by_label("Add").click();
+    h.run();
+    assert_eq!(h.state().calibration().expect("calibrated").pairs().len(), 5);
+    let message = h.state().calibration_message().unwrap_or_default().to_string();
+    assert!(message.contains("from 5 points") && message.contains("saved to"), "{message}");
+    // A point that contradicts the others badly enough to make no homography (the same pixel as
+    // the first corner, somewhere else on the table) is refused, naming it; nothing changes.
+    h.state_mut().command(Command::StartKnownPoint);
+    let (u0, v0) = truth(0.0, 0.0);
+    h.state_mut().command(Command::KnownPointClick(ImagePoint::new(u0, v0)));
+    h.state_mut().command(Command::AddKnownPoint((10.0, 30.0)));
+    h.run();
+    assert_eq!(h.state().calibration().expect("still calibrated").pairs().len(), 5);
+    let message = h.state().calibration_message().unwrap_or_default().to_string();
+    assert!(message.contains("(10, 30) not added"), "{message}");
     // The file now ends with that calibration, as a `calibrate` event.
     let file = sightline::store::load(&path).expect("the game file reads");
     let Some(Event::Calibrate(c)) = file.events.last().map(|l| &l.event) else {
         panic!("no calibrate event: {:?}", file.events)
     };
     assert_eq!(c.image, (cam.image[0], cam.image[1]), "the picture size it was made on");
-    assert_eq!(c.pairs.len(), 4);
+    assert_eq!(c.pairs.len(), 5, "the corners and the further point");
+    let corners_then_four = file.events.iter().filter(|l| matches!(l.event, Event::Calibrate(_))).count();
+    assert_eq!(corners_then_four, 2, "one calibrate event for the corners, one for the added point");
     drop(h);
 
     // Reopened: calibrated from the file as soon as a frame is in, mapping as well as before.

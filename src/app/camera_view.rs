@@ -121,8 +121,20 @@ pub struct Calibrator {
     pub calibration: Option<crate::vision::Calibration>,
     /// What to tell the player: how good the calibration is, or what went wrong.
     pub message: Option<String>,
+    /// A further known point being added to the calibration in force.
+    pub adding: Option<KnownPoint>,
     /// A grey copy of the frame being calibrated on, for snapping.
     gray: Option<image::GrayImage>,
+}
+
+/// A further point of the table the player knows the position of (an edge midpoint, a terrain
+/// corner), to improve the calibration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KnownPoint {
+    /// Where it was clicked on the picture (snapped), once it has been.
+    pub pixel: Option<crate::vision::ImagePoint>,
+    /// Its position on the table, inches, as the player types it.
+    pub table: (f64, f64),
 }
 
 /// How far from a click to look for the real corner, image pixels.
@@ -142,8 +154,58 @@ impl Calibrator {
     /// Start clicking corners.
     pub fn start(&mut self) {
         self.clicks = Some(Vec::new());
+        self.adding = None;
         self.gray = None;
         self.message = None;
+    }
+
+    /// Start adding a further known point (needs a calibration to add to).
+    pub fn start_point(&mut self) {
+        if self.calibration.is_some() {
+            self.adding = Some(KnownPoint { pixel: None, table: (0.0, 0.0) });
+            self.gray = None;
+        }
+    }
+
+    /// The click for the further point: snapped like a corner (if `snap` and one is nearby), and
+    /// its table position guessed from the calibration in force, to the nearest 0.5".
+    pub fn point_click(&mut self, p: crate::vision::ImagePoint, frame: &Frame, snap: bool) {
+        let (Some(adding), Some(cal)) = (self.adding.as_mut(), self.calibration.as_ref()) else { return };
+        let mut q = p;
+        if snap {
+            let gray = self.gray.get_or_insert_with(|| image::imageops::grayscale(frame.image.as_ref()));
+            if let Ok(s) = crate::vision::snap_corner(gray, p, SNAP_RADIUS_PX) {
+                q = s;
+            }
+        }
+        let t = cal.table_from_image(q);
+        let half = |v: f64| if v.is_finite() { (v * 2.0).round() / 2.0 } else { 0.0 };
+        *adding = KnownPoint { pixel: Some(q), table: (half(t.x), half(t.y)) };
+    }
+
+    /// Refit with the further point added to the pairs in force. Whether a new calibration came of
+    /// it; if not, the message says why (naming the pair) and the calibration is unchanged.
+    pub fn add_point(&mut self) -> bool {
+        let (Some(KnownPoint { pixel: Some(pixel), table }), Some(cal)) = (self.adding, self.calibration.as_ref())
+        else {
+            return false;
+        };
+        self.adding = None;
+        let mut pairs = cal.pairs().to_vec();
+        pairs
+            .push(crate::vision::PointPair { image: pixel, table: crate::geometry::TablePoint::new(table.0, table.1) });
+        match crate::vision::Calibration::fit(cal.image_size(), &pairs) {
+            Ok(c) => {
+                let n = c.pairs().len();
+                self.calibration = Some(c);
+                self.message = self.quality().map(|q| format!("{q}, from {n} points"));
+                true
+            }
+            Err(e) => {
+                self.message = Some(format!("point ({}, {}) not added: {e}", table.0, table.1));
+                false
+            }
+        }
     }
 
     /// A short line on the calibration's quality, in inches.

@@ -54,6 +54,14 @@ pub enum Command {
     ClearCalibration,
     /// A click on the picture while calibrating, image pixels.
     CalibrationClick(crate::vision::ImagePoint),
+    /// Start adding a further known point to the calibration.
+    StartKnownPoint,
+    /// The click on the picture for that point, image pixels.
+    KnownPointClick(crate::vision::ImagePoint),
+    /// Add the point, at the table position typed (inches), and refit.
+    AddKnownPoint((f64, f64)),
+    /// Give up adding the point.
+    CancelKnownPoint,
 }
 
 /// The app's state: preferences, the scene and what is derived from it.
@@ -144,6 +152,17 @@ impl SightlineApp {
         self.game.as_ref()
     }
 
+    /// A new calibration was made: keep it with the game, if one is open, and say so.
+    fn keep_calibration(&mut self) {
+        let (Some(game), Some(c)) = (self.game.as_mut(), self.calibrator.calibration.as_ref()) else { return };
+        let saved = match game.save_calibration(c) {
+            Ok(()) => format!("saved to {}", game.path().display()),
+            Err(e) => format!("NOT saved to the game ({e}); it holds for this session only"),
+        };
+        let q = self.calibrator.message.take().unwrap_or_default();
+        self.calibrator.message = Some(format!("{q} — {saved}"));
+    }
+
     /// Fit the game's calibration against the first frame, once one is in.
     fn apply_pending_calibration(&mut self) {
         let Some(size) = self.camera.image_size() else { return };
@@ -190,18 +209,29 @@ impl SightlineApp {
             Command::CalibrationClick(p) => {
                 if let Some(frame) = self.camera.frame.clone() {
                     let table = (self.scene.table.width, self.scene.table.depth);
-                    if self.calibrator.click(p, &frame, table, self.prefs.snap)
-                        && let (Some(game), Some(c)) = (self.game.as_mut(), self.calibrator.calibration.as_ref())
-                    {
-                        let saved = match game.save_calibration(c) {
-                            Ok(()) => format!("saved to {}", game.path().display()),
-                            Err(e) => format!("NOT saved to the game ({e}); it holds for this session only"),
-                        };
-                        let q = self.calibrator.message.take().unwrap_or_default();
-                        self.calibrator.message = Some(format!("{q} — {saved}"));
+                    if self.calibrator.click(p, &frame, table, self.prefs.snap) {
+                        self.keep_calibration();
                     }
                 }
             }
+            Command::StartKnownPoint => {
+                self.prefs.view = View::Camera;
+                self.calibrator.start_point();
+            }
+            Command::KnownPointClick(p) => {
+                if let Some(frame) = self.camera.frame.clone() {
+                    self.calibrator.point_click(p, &frame, self.prefs.snap);
+                }
+            }
+            Command::AddKnownPoint(table) => {
+                if let Some(adding) = self.calibrator.adding.as_mut() {
+                    adding.table = table;
+                }
+                if self.calibrator.add_point() {
+                    self.keep_calibration();
+                }
+            }
+            Command::CancelKnownPoint => self.calibrator.adding = None,
             Command::Select(sel) => {
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
@@ -245,6 +275,58 @@ impl SightlineApp {
             {
                 let (x, y) = f.image_from_screen(pos);
                 self.commands.push(Command::CalibrationClick(crate::vision::ImagePoint::new(x, y)));
+            }
+            return;
+        }
+        if let Some(adding) = self.calibrator.adding {
+            let banner = match adding.pixel {
+                None => "Click a point whose table position you know: an edge midpoint, a terrain corner",
+                Some(_) => "Type its table position, then Add",
+            };
+            painter.text(
+                f.rect.center_top() + egui::vec2(0.0, 14.0),
+                egui::Align2::CENTER_TOP,
+                banner,
+                egui::FontId::proportional(17.0),
+                egui::Color32::from_rgb(255, 230, 120),
+            );
+            match adding.pixel {
+                None => {
+                    if let (Some(pos), Some(tex)) = (response.hover_pos(), self.camera.texture()) {
+                        camera_view::magnifier(ui, tex, &f, pos);
+                    }
+                    if response.clicked()
+                        && let Some(pos) = response.interact_pointer_pos()
+                    {
+                        let (x, y) = f.image_from_screen(pos);
+                        self.commands.push(Command::KnownPointClick(crate::vision::ImagePoint::new(x, y)));
+                    }
+                }
+                Some(px) => {
+                    let s = f.screen_from_image(px.x, px.y);
+                    painter.circle_stroke(s, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(255, 60, 200)));
+                    let mut table = adding.table;
+                    egui::Window::new("Known point").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+                        ui.label(format!("picture ({:.1}, {:.1}) px is on the table at", px.x, px.y));
+                        ui.horizontal(|ui| {
+                            ui.label("x");
+                            ui.add(egui::DragValue::new(&mut table.0).speed(0.1).suffix("\""));
+                            ui.label("y");
+                            ui.add(egui::DragValue::new(&mut table.1).speed(0.1).suffix("\""));
+                        });
+                        ui.horizontal(|ui| {
+                            if ui.button("Add").clicked() {
+                                self.commands.push(Command::AddKnownPoint(table));
+                            }
+                            if ui.button("Cancel").clicked() {
+                                self.commands.push(Command::CancelKnownPoint);
+                            }
+                        });
+                    });
+                    if let Some(a) = self.calibrator.adding.as_mut() {
+                        a.table = table;
+                    }
+                }
             }
             return;
         }
@@ -407,6 +489,14 @@ impl SightlineApp {
                 ui.separator();
                 if ui.button("Calibrate").on_hover_text("Click the four table corners on the picture").clicked() {
                     self.commands.push(Command::StartCalibration);
+                }
+                let calibrated = self.calibrator.calibration.is_some();
+                if ui
+                    .add_enabled(calibrated, egui::Button::new("Add point"))
+                    .on_hover_text("Click a point whose table position you know (an edge midpoint, a terrain corner) to improve the calibration")
+                    .clicked()
+                {
+                    self.commands.push(Command::StartKnownPoint);
                 }
                 ui.checkbox(&mut self.prefs.snap, "snap to corners");
                 if self.calibrator.calibration.is_some() && ui.button("Clear calibration").clicked() {
