@@ -148,8 +148,11 @@ fn top_ok(viewer: &Body, target: &Body, a: Point3, b: Point3) -> bool {
     p.dist(target.centre) <= target.radius() + 1e-9 && in_front(viewer, p)
 }
 
-/// Brute force: is any sampled line clear (blockers shrunk by `margin`)?
-/// Brute force: a clear sampled line (blockers shrunk by `margin`), if any.
+/// Brute force for the rule itself (N4 LoF: A must see a 3 × 3 mm piece of B): a clear sampled
+/// line (blockers shrunk by `margin`) from a viewer point `a` to a target point `b` such that
+/// the lines from `a` to the points of the target 1.5 mm either side of `b` (every 0.5 mm; along
+/// the outline for a side point, across the line on the top face) are clear too — so a piece of
+/// the target 3 mm wide shows from `a`. (A line through a gap narrower than that is not LoF.)
 fn brute_line(
     viewer: &Body,
     target: &Body,
@@ -158,14 +161,40 @@ fn brute_line(
     margin: f64,
 ) -> Option<(Point3, Point3)> {
     let (from, side, top) = brute_lines(viewer, target);
+    let half = MIN_VISIBLE_IN / 2.0;
+    let offsets = [-3.0, -2.0, -1.0, 1.0, 2.0, 3.0].map(|k| k * half / 3.0);
+    let clear = |a: Point3, b: Point3| line_clear(a, b, terrain, others, margin);
     for &a in &from {
         for &b in &side {
-            if line_clear(a, b, terrain, others, margin) {
+            // Along the outline at the same height: an angle of `offset / r` about the centre.
+            let around = |offset: f64| {
+                let (c, r) = (target.centre, target.radius());
+                let ang = (b.y - c.y).atan2(b.x - c.x) + offset / r;
+                Point3 { x: c.x + r * ang.cos(), y: c.y + r * ang.sin(), z: b.z }
+            };
+            if clear(a, b)
+                && offsets.iter().all(|&o| {
+                    let q = around(o);
+                    in_front(viewer, q.plan()) && clear(a, q)
+                })
+            {
                 return Some((a, b));
             }
         }
         for &b in &top {
-            if top_ok(viewer, target, a, b) && line_clear(a, b, terrain, others, margin) {
+            // Across the line in plan, on the top face.
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let n = dx.hypot(dy).max(1e-12);
+            let across = |offset: f64| Point3 { x: b.x - dy / n * offset, y: b.y + dx / n * offset, z: b.z };
+            if top_ok(viewer, target, a, b)
+                && clear(a, b)
+                && offsets.iter().all(|&o| {
+                    let q = across(o);
+                    q.plan().dist(target.centre) <= target.radius() + 1e-9
+                        && top_ok(viewer, target, a, q)
+                        && clear(a, q)
+                })
+            {
                 return Some((a, b));
             }
         }
@@ -283,8 +312,9 @@ fn check_against_brute_force(
                     let top = (b.z - t.top()).abs() <= 1e-9 && top_ok(v, t, a, b);
                     assert!(side || top, "end height {scene}");
                 }
-                // (i) A "no" must not miss a line the brute force finds clear even with every
-                // blocker grown by 0.005" (lines that merely graze a blocker may go either way).
+                // (i) A "no" must not miss a 3 mm piece of the target that the brute force sees
+                // clear even with every blocker grown by 0.005" (lines that merely graze a blocker
+                // may go either way).
                 if !ours.lof.has_lof()
                     && let Some(line) = brute_line(v, t, &terrain, &others, -0.005)
                 {

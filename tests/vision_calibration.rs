@@ -378,3 +378,18 @@ fn snapping_refuses_flat_ground_and_points_outside() {
     let s = snap_corner(&img, ImagePoint::new(98.0, 83.0), 6.0).expect("snap");
     assert!(s.dist(edge[2]) < 0.2, "{s:?}");
 }
+
+#[test]
+fn mapping_many_points_at_once_gives_the_same_numbers_as_one_by_one() {
+    let cam = Camera::standard();
+    let cal = Calibration::fit(IMAGE, &corner_pairs(W, D, cam.corners(W, D))).expect("fit");
+    // 103 points: whole groups of four and a remainder of three.
+    let pts: Vec<ImagePoint> =
+        (0..103).map(|k| ImagePoint::new(300.0 + 9.5 * k as f64, 250.0 + 4.25 * k as f64)).collect();
+    let mut out = vec![TablePoint::new(-1.0, -1.0); 7];
+    cal.table_from_image_into(&pts, &mut out);
+    assert_eq!(out.len(), pts.len());
+    for (p, t) in pts.iter().zip(&out) {
+        assert_eq!(cal.table_from_image(*p), *t, "{p:?}");
+    }
+}
