@@ -248,14 +248,7 @@ impl SightlineApp {
         if let Some(clicks) = &self.calibrator.clicks {
             let names = camera_view::corner_names(self.scene.table.width, self.scene.table.depth);
             let next = names.get(clicks.len()).cloned().unwrap_or_default();
-            let text = format!("Calibrating: click table corner {} of 4, {next}", clicks.len() + 1);
-            painter.text(
-                f.rect.center_top() + egui::vec2(0.0, 14.0),
-                egui::Align2::CENTER_TOP,
-                text,
-                egui::FontId::proportional(17.0),
-                egui::Color32::from_rgb(255, 230, 120),
-            );
+            banner(&painter, &f, &format!("Calibrating: click table corner {} of 4, {next}", clicks.len() + 1));
             for (k, c) in clicks.iter().enumerate() {
                 let s = f.screen_from_image(c.x, c.y);
                 painter.circle_stroke(s, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(255, 60, 200)));
@@ -267,39 +260,21 @@ impl SightlineApp {
                     egui::Color32::WHITE,
                 );
             }
-            if let (Some(pos), Some(tex)) = (response.hover_pos(), self.camera.texture()) {
-                camera_view::magnifier(ui, tex, &f, pos);
-            }
-            if response.clicked()
-                && let Some(pos) = response.interact_pointer_pos()
-            {
-                let (x, y) = f.image_from_screen(pos);
-                self.commands.push(Command::CalibrationClick(crate::vision::ImagePoint::new(x, y)));
+            if let Some(p) = self.pick(ui, &response, &f) {
+                self.commands.push(Command::CalibrationClick(p));
             }
             return;
         }
         if let Some(adding) = self.calibrator.adding {
-            let banner = match adding.pixel {
+            let text = match adding.pixel {
                 None => "Click a point whose table position you know: an edge midpoint, a terrain corner",
                 Some(_) => "Type its table position, then Add",
             };
-            painter.text(
-                f.rect.center_top() + egui::vec2(0.0, 14.0),
-                egui::Align2::CENTER_TOP,
-                banner,
-                egui::FontId::proportional(17.0),
-                egui::Color32::from_rgb(255, 230, 120),
-            );
+            banner(&painter, &f, text);
             match adding.pixel {
                 None => {
-                    if let (Some(pos), Some(tex)) = (response.hover_pos(), self.camera.texture()) {
-                        camera_view::magnifier(ui, tex, &f, pos);
-                    }
-                    if response.clicked()
-                        && let Some(pos) = response.interact_pointer_pos()
-                    {
-                        let (x, y) = f.image_from_screen(pos);
-                        self.commands.push(Command::KnownPointClick(crate::vision::ImagePoint::new(x, y)));
+                    if let Some(p) = self.pick(ui, &response, &f) {
+                        self.commands.push(Command::KnownPointClick(p));
                     }
                 }
                 Some(px) => {
@@ -331,13 +306,7 @@ impl SightlineApp {
             return;
         }
         let Some(cal) = &self.calibrator.calibration else {
-            painter.text(
-                f.rect.center_top() + egui::vec2(0.0, 14.0),
-                egui::Align2::CENTER_TOP,
-                "Not calibrated: press Calibrate and click the four table corners",
-                egui::FontId::proportional(16.0),
-                egui::Color32::from_rgb(255, 230, 120),
-            );
+            banner(&painter, &f, "Not calibrated: press Calibrate and click the four table corners");
             return;
         };
         let to_screen = |p: crate::geometry::TablePoint| {
@@ -384,6 +353,22 @@ impl SightlineApp {
             let p = cal.table_from_image(crate::vision::ImagePoint::new(x, y));
             self.commands.push(Command::Select(trooper_at(&self.scene, p, 0.5)));
         }
+    }
+
+    /// While picking a point on the picture: the magnifier under the pointer, and the image
+    /// point (pixels) clicked, if any.
+    fn pick(
+        &self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        f: &camera_view::ImageFrame,
+    ) -> Option<crate::vision::ImagePoint> {
+        if let (Some(pos), Some(tex)) = (response.hover_pos(), self.camera.texture()) {
+            camera_view::magnifier(ui, tex, f, pos);
+        }
+        let pos = response.interact_pointer_pos().filter(|_| response.clicked())?;
+        let (x, y) = f.image_from_screen(pos);
+        Some(crate::vision::ImagePoint::new(x, y))
     }
 
     fn length(&self, inches: f64) -> String {
@@ -548,6 +533,17 @@ impl SightlineApp {
 }
 
 /// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
+/// A line of instructions across the top of the picture.
+fn banner(painter: &egui::Painter, f: &camera_view::ImageFrame, text: &str) {
+    painter.text(
+        f.rect.center_top() + egui::vec2(0.0, 14.0),
+        egui::Align2::CENTER_TOP,
+        text,
+        egui::FontId::proportional(17.0),
+        egui::Color32::from_rgb(255, 230, 120),
+    );
+}
+
 fn trooper_at(scene: &Scene, p: crate::geometry::TablePoint, tolerance_in: f64) -> Option<usize> {
     scene
         .troopers

@@ -262,16 +262,22 @@ mod tests {
         for (x, _, p) in img.enumerate_pixels_mut() {
             *p = image::Rgba([(x * 4) as u8, 100, 200, 255]);
         }
-        let mut jpeg = Vec::new();
-        image::DynamicImage::ImageRgba8(img)
-            .to_rgb8()
-            .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
-            .expect("encode");
+        let jpeg = jpeg_of(img);
         let out = decode_mjpeg(&jpeg).expect("decodes");
         assert_eq!(out.dimensions(), (64, 32));
         let p = out.get_pixel(40, 10);
         assert!((i32::from(p[0]) - 160).abs() < 12 && (i32::from(p[2]) - 200).abs() < 12 && p[3] == 255, "{p:?}");
         assert!(decode_mjpeg(b"not a jpeg").is_err());
+    }
+
+    /// `img` as a JPEG (the image crate's encoder: baseline, standard Huffman tables).
+    fn jpeg_of(img: RgbaImage) -> Vec<u8> {
+        let mut jpeg = Vec::new();
+        image::DynamicImage::ImageRgba8(img)
+            .to_rgb8()
+            .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
+            .expect("encode");
+        jpeg
     }
 
     /// Removes every DHT (Huffman table) segment from a baseline JPEG, as many UVC webcams send
@@ -301,11 +307,7 @@ mod tests {
         for (x, y, p) in img.enumerate_pixels_mut() {
             *p = image::Rgba([(x * 2) as u8, (y * 5) as u8, ((x + y) * 3) as u8, 255]);
         }
-        let mut jpeg = Vec::new();
-        image::DynamicImage::ImageRgba8(img)
-            .to_rgb8()
-            .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
-            .expect("encode");
+        let jpeg = jpeg_of(img);
         let stripped = strip_huffman_tables(&jpeg);
         assert!(stripped.len() < jpeg.len() && !stripped.windows(2).any(|w| w == [0xFF, 0xC4]), "DHT removed");
         let (full, bare) = (decode_mjpeg(&jpeg).expect("decodes"), decode_mjpeg(&stripped).expect("decodes"));
