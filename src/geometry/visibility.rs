@@ -24,6 +24,20 @@ struct Seg {
 
 const TAU: f64 = std::f64::consts::TAU;
 
+/// `x` (within one turn either side of `[0, 2π)`) moved into `[0, 2π)`: `x.rem_euclid(TAU)` to the
+/// last bit (both steps are exact there), without the `fmod` call it makes.
+fn wrap(x: f64) -> f64 {
+    if x < 0.0 && x >= -TAU {
+        x + TAU
+    } else if (TAU..2.0 * TAU).contains(&x) {
+        x - TAU
+    } else if (0.0..TAU).contains(&x) {
+        x
+    } else {
+        x.rem_euclid(TAU)
+    }
+}
+
 fn angle(p: TablePoint) -> f64 {
     let a = p.y.atan2(p.x);
     if a < 0.0 { a + TAU } else { a }
@@ -82,7 +96,7 @@ pub fn visibility_polygon(viewer: &Body, terrain: &[Terrain], table: &Table) -> 
         }
         Arc::All360 => (0.0, TAU),
     };
-    let rel = |a: f64| (a - lo).rem_euclid(TAU);
+    let rel = |a: f64| wrap(a - lo);
     let mut rays: Vec<f64> = Vec::with_capacity(segs.len() * 6 + 2);
     const HAIR: f64 = 1e-7;
     for s in &segs {
@@ -101,25 +115,22 @@ pub fn visibility_polygon(viewer: &Body, terrain: &[Terrain], table: &Table) -> 
 
     // Sweep: segments sorted by their span's start (relative to the window), active while the
     // ray is inside the span. Spans that wrap past the window start are active from the outset.
+    // (Each span's start relative to the window, worked out once.)
+    let starts: Vec<f64> = segs.iter().map(|s| rel(s.start)).collect();
     let mut order: Vec<usize> = (0..segs.len()).collect();
-    let rs = |s: &Seg| rel(s.start);
-    order.sort_by(|&i, &j| rs(&segs[i]).total_cmp(&rs(&segs[j])));
-    let mut active: Vec<usize> = order.iter().copied().filter(|&i| rs(&segs[i]) + segs[i].width > TAU).collect();
+    order.sort_by(|&i, &j| starts[i].total_cmp(&starts[j]));
+    let mut active: Vec<usize> = order.iter().copied().filter(|&i| starts[i] + segs[i].width > TAU).collect();
     let mut next = 0;
     let mut poly = Vec::with_capacity(rays.len() + 1);
     if viewer.arc == Arc::Front180 {
         poly.push(o);
     }
     for &r in &rays {
-        while next < order.len() && rs(&segs[order[next]]) <= r + 1e-12 {
+        while next < order.len() && starts[order[next]] <= r + 1e-12 {
             active.push(order[next]);
             next += 1;
         }
-        active.retain(|&i| {
-            let s = &segs[i];
-            let end = rs(s) + s.width;
-            end >= r - 1e-12
-        });
+        active.retain(|&i| starts[i] + segs[i].width >= r - 1e-12);
         let a = lo + r;
         let d = TablePoint::new(a.cos(), a.sin());
         let hit = active.iter().filter_map(|&i| ray_hit(d, &segs[i])).fold(f64::INFINITY, f64::min);
