@@ -27,7 +27,7 @@ const TAU: f64 = std::f64::consts::TAU;
 /// `x` (within one turn either side of `[0, 2π)`) moved into `[0, 2π)`: `x.rem_euclid(TAU)` to the
 /// last bit (both steps are exact there), without the `fmod` call it makes.
 fn wrap(x: f64) -> f64 {
-    if x < 0.0 && x >= -TAU {
+    if (-TAU..0.0).contains(&x) {
         x + TAU
     } else if (TAU..2.0 * TAU).contains(&x) {
         x - TAU
