@@ -26,7 +26,7 @@ pub struct Opened {
     /// The table as the game has it now: its terrain and the troopers on the table.
     pub scene: Scene,
     /// The game's calibration, if it has one (plain data: it is fitted against the camera's
-    /// picture size once a frame arrives, see [`GameSession::calibration_for`]).
+    /// picture size once a frame arrives, see [`calibration_from_setup`]).
     pub calibration: Option<CalibrationSetup>,
     /// Things worth telling the player (a torn last line cut off, events the rules refused).
     pub notes: Vec<String>,
@@ -70,7 +70,7 @@ impl GameSession {
 
     /// Keep `c` with the game: append a `calibrate` event (fsynced) and apply it.
     pub fn save_calibration(&mut self, c: &Calibration) -> Result<(), String> {
-        let event = Event::Calibrate(calibration_setup(c));
+        let event = Event::Calibrate(setup_from_calibration(c));
         let next = self.game.apply(&event).map_err(|r| format!("{}: {}", r.rule.name(), r.reason))?;
         self.writer.append(&event).map_err(|e| format!("{}: {e}", self.path.display()))?;
         self.game = next;
@@ -94,7 +94,7 @@ fn scene_of(game: &Game) -> Result<Scene, String> {
 }
 
 /// A calibration as the game keeps it: the picture size and the pairs it was fitted from.
-pub fn calibration_setup(c: &Calibration) -> CalibrationSetup {
+pub fn setup_from_calibration(c: &Calibration) -> CalibrationSetup {
     let pairs = c
         .pairs()
         .iter()
@@ -103,26 +103,24 @@ pub fn calibration_setup(c: &Calibration) -> CalibrationSetup {
     CalibrationSetup { image: c.image_size(), pairs }
 }
 
-impl GameSession {
-    /// Fit the game's calibration `setup` for a camera picture of `frame_size`: refused, with a
-    /// message saying why, when the picture is not the size it was made on (another camera or
-    /// resolution: the clicks mean nothing there) or the pairs do not fit.
-    pub fn calibration_for(setup: &CalibrationSetup, frame_size: (u32, u32)) -> Result<Calibration, String> {
-        if setup.image != frame_size {
-            return Err(format!(
-                "the game's calibration was made on a {}×{} picture and this camera gives {}×{}: calibrate again",
-                setup.image.0, setup.image.1, frame_size.0, frame_size.1
-            ));
-        }
-        let pairs: Vec<PointPair> = setup
-            .pairs
-            .iter()
-            .map(|p| PointPair {
-                image: ImagePoint::new(p.pixel.0, p.pixel.1),
-                table: crate::geometry::TablePoint::new(p.table.0, p.table.1),
-            })
-            .collect();
-        Calibration::fit(setup.image, &pairs)
-            .map_err(|e| format!("the game's calibration does not fit: {e}: calibrate again"))
+/// Fit the game's calibration `setup` for a camera picture of `frame_size`: refused, with a
+/// message saying why, when the picture is not the size it was made on (another camera or
+/// resolution: the clicks mean nothing there) or the pairs do not fit.
+pub fn calibration_from_setup(setup: &CalibrationSetup, frame_size: (u32, u32)) -> Result<Calibration, String> {
+    if setup.image != frame_size {
+        return Err(format!(
+            "the game's calibration was made on a {}×{} picture and this camera gives {}×{}: calibrate again",
+            setup.image.0, setup.image.1, frame_size.0, frame_size.1
+        ));
     }
+    let pairs: Vec<PointPair> = setup
+        .pairs
+        .iter()
+        .map(|p| PointPair {
+            image: ImagePoint::new(p.pixel.0, p.pixel.1),
+            table: crate::geometry::TablePoint::new(p.table.0, p.table.1),
+        })
+        .collect();
+    Calibration::fit(setup.image, &pairs)
+        .map_err(|e| format!("the game's calibration does not fit: {e}: calibrate again"))
 }

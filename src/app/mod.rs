@@ -167,7 +167,7 @@ impl SightlineApp {
     fn apply_pending_calibration(&mut self) {
         let Some(size) = self.camera.image_size() else { return };
         let Some(setup) = self.pending_calibration.take() else { return };
-        match game_session::GameSession::calibration_for(&setup, size) {
+        match game_session::calibration_from_setup(&setup, size) {
             Ok(c) => {
                 self.calibrator.calibration = Some(c);
                 let q = self.calibrator.quality().unwrap_or_default();
