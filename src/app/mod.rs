@@ -281,23 +281,27 @@ impl SightlineApp {
                     let s = f.screen_from_image(px.x, px.y);
                     painter.circle_stroke(s, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(255, 60, 200)));
                     let mut table = adding.table;
-                    egui::Window::new("Known point").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
-                        ui.label(format!("picture ({:.1}, {:.1}) px is on the table at", px.x, px.y));
-                        ui.horizontal(|ui| {
-                            ui.label("x");
-                            ui.add(egui::DragValue::new(&mut table.0).speed(0.1).suffix("\""));
-                            ui.label("y");
-                            ui.add(egui::DragValue::new(&mut table.1).speed(0.1).suffix("\""));
+                    egui::Window::new("Known point")
+                        .collapsible(false)
+                        .resizable(false)
+                        .default_pos(f.rect.left_top() + egui::vec2(12.0, 40.0))
+                        .show(ui.ctx(), |ui| {
+                            ui.label(format!("picture ({:.1}, {:.1}) px is on the table at", px.x, px.y));
+                            ui.horizontal(|ui| {
+                                ui.label("x");
+                                ui.add(egui::DragValue::new(&mut table.0).speed(0.1).suffix("\""));
+                                ui.label("y");
+                                ui.add(egui::DragValue::new(&mut table.1).speed(0.1).suffix("\""));
+                            });
+                            ui.horizontal(|ui| {
+                                if ui.button("Add").clicked() {
+                                    self.commands.push(Command::AddKnownPoint(table));
+                                }
+                                if ui.button("Cancel").clicked() {
+                                    self.commands.push(Command::CancelKnownPoint);
+                                }
+                            });
                         });
-                        ui.horizontal(|ui| {
-                            if ui.button("Add").clicked() {
-                                self.commands.push(Command::AddKnownPoint(table));
-                            }
-                            if ui.button("Cancel").clicked() {
-                                self.commands.push(Command::CancelKnownPoint);
-                            }
-                        });
-                    });
                     if let Some(a) = self.calibrator.adding.as_mut() {
                         a.table = table;
                     }
