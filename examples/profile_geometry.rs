@@ -1,0 +1,44 @@
+//! The geometry benchmarks' work, run a set number of times, for counting instructions under
+//! callgrind (steadier than wall-clock time on a shared machine; the README's counts come from it):
+//!
+//! ```sh
+//! cargo build --release --example profile_geometry
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry recompute 1
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry visibility 200
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry geo-visibility 200
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry none 0
+//! ```
+//! Subtract the `none` run (loading the scene) and divide by the count.
+
+use geo_visibility::Visibility as _;
+use sightline::geometry::{Arc, Scene, visibility_polygon};
+
+fn main() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
+    let text = std::fs::read_to_string(path).expect("the bench scene");
+    let scene = Scene::from_json(&text).expect("a valid scene");
+    let mut args = std::env::args().skip(1);
+    let what = args.next().unwrap_or_else(|| "recompute".into());
+    let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let viewer = scene.troopers[0].body.with_arc(Arc::All360);
+    // The same segments as benches/geometry.rs gives geo-visibility.
+    let (w, d) = (scene.table.width, scene.table.depth);
+    let corners = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)];
+    let mut lines: Vec<geo::Line<f64>> = (0..4).map(|i| geo::Line::from([corners[i], corners[(i + 1) % 4]])).collect();
+    for t in scene.terrain.iter().filter(|t| t.height_in > viewer.top()) {
+        let n = t.polygon.len();
+        lines.extend((0..n).map(|i| {
+            let (a, b) = (t.polygon[i], t.polygon[(i + 1) % n]);
+            geo::Line::from([(a.x, a.y), (b.x, b.y)])
+        }));
+    }
+    let point = geo::Point::new(viewer.centre.x, viewer.centre.y);
+    for _ in 0..times {
+        match what.as_str() {
+            "recompute" => drop(std::hint::black_box(scene.all_pairs())),
+            "visibility" => drop(std::hint::black_box(visibility_polygon(&viewer, &scene.terrain, &scene.table))),
+            "geo-visibility" => drop(std::hint::black_box(point.visibility(lines.as_slice()))),
+            _ => {}
+        }
+    }
+}
