@@ -41,7 +41,6 @@
 //! A line that touches a piece at one point (grazing a vertex) is not blocked; one that runs along
 //! a piece's face is, so two pieces set edge to edge leave no crack. Markers are not bodies here.
 
-use super::grid::{Grid, set_bits};
 use super::measure::EPS;
 use super::segment::{
     Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, disc_interval, locate, orient,
@@ -138,8 +137,44 @@ pub struct Obstacles<'a> {
     terrain_core: Vec<Vec<TablePoint>>,
     /// Per body: radius, bottom and top, inches.
     body_dims: Vec<(f64, f64, f64)>,
-    /// The terrain boxes (bits `0..terrain.len()`) and the bodies' boxes (the bits after), binned.
-    grid: Grid,
+    /// The terrain boxes' centres (x, y) and half-sizes (x, y), and the bodies' centres (x, y)
+    /// and radii, inches, as separate arrays, for the broad phase's passes over them all.
+    terrain_soa: [Vec<f64>; 4],
+    body_soa: [Vec<f64>; 3],
+    /// Per body, worked out the first time it is a viewer: every piece's [`Fan`] from its centre.
+    fans: Vec<std::sync::OnceLock<Vec<Fan>>>,
+}
+
+/// The directions in which a convex piece lies, seen from a point outside it: between the rays
+/// along `lo` and `hi` (counter-clockwise, less than a half-turn apart). `None` for a concave
+/// piece, or a point on or inside the piece: such a piece never spans (see [`spanning_pieces`]).
+type Fan = Option<(TablePoint, TablePoint)>;
+
+/// Every piece's [`Fan`] from point `c`, into `out`.
+fn fans_from(terrain: &[Terrain], convex: &[Option<bool>], c: TablePoint, out: &mut Vec<Fan>) {
+    out.clear();
+    out.extend(terrain.iter().zip(convex).map(|(t, ccw)| {
+        if ccw.is_none() || locate(&t.polygon, c) != Where::Outside {
+            return None;
+        }
+        let first = t.polygon.first()?.sub(c);
+        let (mut lo, mut hi) = (first, first);
+        for &v in &t.polygon[1..] {
+            let w = v.sub(c);
+            if lo.cross(w) < 0.0 {
+                lo = w;
+            }
+            if hi.cross(w) > 0.0 {
+                hi = w;
+            }
+        }
+        Some((lo, hi))
+    }));
+}
+
+/// Whether direction `u` lies in `fan` (`None` is empty).
+fn in_fan(fan: &Fan, u: TablePoint) -> bool {
+    fan.is_some_and(|(lo, hi)| lo.cross(u) >= 0.0 && u.cross(hi) >= 0.0)
 }
 
 impl<'a> Obstacles<'a> {
@@ -154,13 +189,66 @@ impl<'a> Obstacles<'a> {
             .map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() })
             .collect();
         let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
-        let boxes: Vec<Aabb> = terrain_boxes
-            .iter()
-            .copied()
-            .chain(bodies.iter().map(|b| Aabb::around([b.centre]).grown(b.radius())))
-            .collect();
-        let grid = Grid::new(&boxes);
-        Self { terrain, bodies, terrain_boxes, terrain_convex, terrain_core, body_dims, grid }
+        let soa = |f: &dyn Fn(&Aabb) -> f64| terrain_boxes.iter().map(f).collect::<Vec<f64>>();
+        let terrain_soa = [
+            soa(&|b| 0.5 * (b.min.x + b.max.x)),
+            soa(&|b| 0.5 * (b.min.y + b.max.y)),
+            soa(&|b| 0.5 * (b.max.x - b.min.x)),
+            soa(&|b| 0.5 * (b.max.y - b.min.y)),
+        ];
+        let body_soa = [
+            bodies.iter().map(|b| b.centre.x).collect(),
+            bodies.iter().map(|b| b.centre.y).collect(),
+            bodies.iter().map(|b| b.radius()).collect(),
+        ];
+        Self {
+            terrain,
+            bodies,
+            terrain_boxes,
+            terrain_convex,
+            terrain_core,
+            body_dims,
+            terrain_soa,
+            body_soa,
+            fans: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+}
+
+impl Obstacles<'_> {
+    /// Into `out`, in index order (terrain pieces first, then bodies), the terrain pieces whose
+    /// boxes grown by `reach` meet segment `a b` (exactly: the separating axes x, y and the
+    /// segment's normal), and the bodies that may come within `reach` of it (their discs tested
+    /// as a box around the segment, `reach` plus the radius to every side: a superset). Inches.
+    fn near_segment(&self, a: TablePoint, b: TablePoint, reach: f64, out: &mut Vec<usize>) {
+        out.clear();
+        let w = b.sub(a);
+        let len = w.norm();
+        let d = if len > 1e-12 { w.scale(1.0 / len) } else { TablePoint::new(1.0, 0.0) };
+        let (lo, hi) = (TablePoint::new(a.x.min(b.x), a.y.min(b.y)), TablePoint::new(a.x.max(b.x), a.y.max(b.y)));
+        let (nx, ny) = (d.y.abs(), d.x.abs());
+        let [cx, cy, hx, hy] = &self.terrain_soa;
+        let n_terrain = cx.len().min(cy.len()).min(hx.len()).min(hy.len());
+        for k in 0..n_terrain {
+            let (ex, ey) = (hx[k] + reach, hy[k] + reach);
+            let (ox, oy) = (cx[k] - a.x, cy[k] - a.y);
+            let apart_x = (cx[k] - ex > hi.x) | (cx[k] + ex < lo.x);
+            let apart_y = (cy[k] - ey > hi.y) | (cy[k] + ey < lo.y);
+            let apart_n = (d.x * oy - d.y * ox).abs() > ex * nx + ey * ny;
+            if !(apart_x | apart_y | apart_n) {
+                out.push(k);
+            }
+        }
+        let slack = 1e-9 * (1.0 + len + reach);
+        let [bx, by, br] = &self.body_soa;
+        for k in 0..br.len().min(bx.len()).min(by.len()) {
+            let (ox, oy) = (bx[k] - a.x, by[k] - a.y);
+            let (along, across) = (ox * d.x + oy * d.y, d.x * oy - d.y * ox);
+            let m = reach + br[k] + slack;
+            if along >= -m && along <= len + m && across.abs() <= m {
+                out.push(n_terrain + k);
+            }
+        }
     }
 }
 
@@ -442,8 +530,11 @@ struct Buffers {
     hull: Vec<TablePoint>,
     hull_sides: Vec<u8>,
     chain: ChainBuffers,
-    /// The broad phase's bit set of obstacles near the pair.
-    near: Vec<u64>,
+    /// The broad phase's obstacles near the pair.
+    near: Vec<usize>,
+    /// Fans from a viewer that is not one of the bodies, and the pieces that may span.
+    fans: Vec<Fan>,
+    spanning: Vec<usize>,
 }
 
 /// A blocker's part inside the hull, for [`separating_chain`]: a clipped convex footprint, or a
@@ -588,17 +679,63 @@ fn line_of_fire_in(
     // segment joining the centres — a capsule that contains the hull of both bases.
     let reach = ra.max(rb) * 1.05;
     let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
-    let Buffers { terrain, bodies, scratch, shadows, clip, ring, pa, pb, hull_pts, hull, hull_sides, chain, near } =
-        buffers;
+    let Buffers {
+        terrain,
+        bodies,
+        scratch,
+        shadows,
+        clip,
+        ring,
+        pa,
+        pb,
+        hull_pts,
+        hull,
+        hull_sides,
+        chain,
+        near,
+        fans,
+        spanning,
+    } = buffers;
+
+    // 2a. One tall convex piece across the hull of both whole bases: every line is blocked. Only
+    // a piece whose fan from the viewer's centre holds every direction to the target's disc can
+    // (every line from there to the disc crosses it): that cheap test picks the few to check.
+    let fans: &[Fan] = match skip.iter().find(|&&k| obstacles.bodies.get(k).is_some_and(|b| b.centre == viewer.centre))
+    {
+        Some(&k) => obstacles.fans[k].get_or_init(|| {
+            let mut out = Vec::new();
+            fans_from(obstacles.terrain, &obstacles.terrain_convex, viewer.centre, &mut out);
+            out
+        }),
+        None => {
+            fans_from(obstacles.terrain, &obstacles.terrain_convex, viewer.centre, fans);
+            fans
+        }
+    };
+    spanning.clear();
+    let w = tb.centre.sub(va.centre);
+    let (d2, rho) = (w.dot(w), rb * 0.999);
+    if d2 > rho * rho {
+        // The two directions touching the disc shrunk a little (so rounding cannot drop a piece).
+        let (sin, cos) = (rho / d2.sqrt(), (1.0 - rho * rho / d2).sqrt());
+        let perp = TablePoint::new(-w.y, w.x);
+        let (t0, t1) = (w.scale(cos).sub(perp.scale(sin)), w.scale(cos).add(perp.scale(sin)));
+        spanning.extend((0..fans.len()).filter(|&i| in_fan(&fans[i], t0) && in_fan(&fans[i], t1)));
+    }
+    if !spanning.is_empty()
+        && let Some(by) = spanning_pieces(obstacles, spanning, viewer, target, &ceiling)
+    {
+        return LofResult { lof: Lof::Blocked { by }, witness: None };
+    }
     terrain.clear();
     bodies.clear();
     let (clip, clip_tmp) = (&mut clip.0, &mut clip.1);
     let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, clip, clip_tmp, last_hit: None };
-    // (The grid gives, in index order, every obstacle whose box comes within `reach` of the
-    // segment, a superset of those the exact tests below keep.)
-    obstacles.grid.near_segment(va.centre, tb.centre, reach, near);
+    // (In index order, every obstacle whose circle comes within `reach` of the segment: a
+    // superset of those the exact tests below keep.)
+    obstacles.near_segment(va.centre, tb.centre, reach, near);
     let n_terrain = obstacles.terrain.len();
-    for k in set_bits(near) {
+    for &k in near.iter() {
         if k < n_terrain {
             let (i, t) = (k, &obstacles.terrain[k]);
             let b = &obstacles.terrain_boxes[i];
@@ -627,15 +764,14 @@ fn line_of_fire_in(
         return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
     }
 
-    // 2b. One tall convex piece across the hull of both whole bases: every line is blocked.
-    if let Some(by) = spanning_pieces(obstacles, q.terrain, viewer, target, &ceiling) {
-        return LofResult { lof: Lof::Blocked { by }, witness: None };
-    }
-
     // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
     va.outer_polygon(ring, pa);
     tb.outer_polygon(ring, pb);
-    tagged_hull(pa, pb, hull_pts, hull, hull_sides);
+    // (When both are clipped, their straight edges lie on one line: Andrew's chain decides the
+    // corners along it by rounding, so only it gives its own answer there.)
+    if tb.clip.is_some() || !bridged_hull(pa, pb, hull, hull_sides) {
+        tagged_hull(pa, pb, hull_pts, hull, hull_sides);
+    }
     let (pa, pb, hull, hull_sides): (&[TablePoint], &[TablePoint], &[TablePoint], &[u8]) = (pa, pb, hull, hull_sides);
     let hull_box = Aabb::around(hull.iter().copied());
     // Both centres lie in the hull (the viewer's on its clipped outline's straight edge) unless the
@@ -1324,6 +1460,106 @@ fn tagged_hull(
     }
 }
 
+/// [`tagged_hull`] of two outlines that a line strictly separates, in linear time: each
+/// outline gives one run of corners, joined by the two bridges (found by walking from the
+/// corners farthest out on either side); the same corners, tags and order as `tagged_hull`
+/// (starting from the least corner by x, then y; collinear and repeated corners left out).
+/// `false` (and nothing written) when the outlines are not clearly apart.
+fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>, sides: &mut Vec<u8>) -> bool {
+    let (n, m) = (pa.len(), pb.len());
+    if n < 3 || m < 3 {
+        return false;
+    }
+    let d = vertex_mean(pb).sub(vertex_mean(pa));
+    let max_a = pa.iter().map(|v| v.dot(d)).fold(f64::NEG_INFINITY, f64::max);
+    let min_b = pb.iter().map(|v| v.dot(d)).fold(f64::INFINITY, f64::min);
+    // (NaN compares false: not apart.)
+    let apart = max_a + 1e-9 * d.dot(d).max(1e-12) < min_b;
+    if !apart {
+        return false;
+    }
+    let right = TablePoint::new(d.y, -d.x);
+    let far = |poly: &[TablePoint], dir: TablePoint| {
+        (0..poly.len()).fold(0, |best, k| if poly[k].dot(dir) > poly[best].dot(dir) { k } else { best })
+    };
+    // A → B on the right of the way from A to B, then B → A on the other side.
+    let (i, j) = bridge(pa, pb, far(pa, right), far(pb, right));
+    let left = TablePoint::new(-right.x, -right.y);
+    let (k, l) = bridge(pb, pa, far(pb, left), far(pa, left));
+    hull.clear();
+    sides.clear();
+    // A's run from where B → A lands (l) round to where A → B leaves (i); then B's, j to k.
+    let mut a = l;
+    loop {
+        hull.push(pa[a]);
+        sides.push(0);
+        if a == i {
+            break;
+        }
+        a = (a + 1) % n;
+    }
+    let mut b = j;
+    loop {
+        hull.push(pb[b]);
+        sides.push(1);
+        if b == k {
+            break;
+        }
+        b = (b + 1) % m;
+    }
+    // Leave out corners that are not strictly convex (Andrew's chain pops them: `orient ≤ 0`).
+    let mut changed = true;
+    while changed && hull.len() > 3 {
+        changed = false;
+        let mut c = 0;
+        while c < hull.len() && hull.len() > 3 {
+            let len = hull.len();
+            if orient(hull[(c + len - 1) % len], hull[c], hull[(c + 1) % len]) <= 0.0 {
+                hull.remove(c);
+                sides.remove(c);
+                changed = true;
+            } else {
+                c += 1;
+            }
+        }
+    }
+    let start =
+        (0..hull.len()).fold(0, |best, c| if key_le(hull[c], hull[best]) && hull[c] != hull[best] { c } else { best });
+    hull.rotate_left(start);
+    sides.rotate_left(start);
+    true
+}
+
+/// The bridge from convex counter-clockwise `p` to `q` (apart) with both on its left: indices
+/// `(i, j)` of the edge `p[i] → q[j]`, walked to from `(i, j)`. Of corners in line with the
+/// bridge, the outermost are its ends.
+fn bridge(p: &[TablePoint], q: &[TablePoint], mut i: usize, mut j: usize) -> (usize, usize) {
+    let (n, m) = (p.len(), q.len());
+    for _ in 0..2 * (n + m) + 4 {
+        let mut moved = false;
+        for nb in [(i + n - 1) % n, (i + 1) % n] {
+            // Right of the line, or on it behind its start: the start moves there.
+            let o = orient(p[i], q[j], p[nb]);
+            if o < 0.0 || (o == 0.0 && p[nb].sub(p[i]).dot(q[j].sub(p[i])) < 0.0) {
+                i = nb;
+                moved = true;
+            }
+        }
+        for nb in [(j + m - 1) % m, (j + 1) % m] {
+            // Right of the line, or on it past its end: the end moves there.
+            let o = orient(p[i], q[j], q[nb]);
+            if o < 0.0 || (o == 0.0 && q[nb].sub(q[j]).dot(q[j].sub(p[i])) > 0.0) {
+                j = nb;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    (i, j)
+}
+
 /// Twice the triangle area (square inches) by which a corner must be hidden to be left out of
 /// [`tagged_hull`]'s input: far above rounding, far below the areas of bases apart on a table.
 const HULL_HIDDEN_AREA: f64 = 1e-7;
@@ -1609,5 +1845,42 @@ mod tests {
         }
         // Some raised line comes within 2% of the bound (the bound is tight, not just safe).
         assert!(raised > 200 && worst < 0.02, "{raised} raised lines, nearest {worst}");
+    }
+
+    /// [`bridged_hull`] gives exactly [`tagged_hull`]'s corners, tags and order, for base outlines
+    /// (clipped or not) of every size, near and far apart, at random angles.
+    #[test]
+    fn bridged_hull_is_tagged_hull() {
+        let mut seed = 0x0005_eed0_fb41_d6e5_u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let (mut ring, mut pa, mut pb) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut pts, mut hull, mut sides) = ((Vec::new(), Vec::new()), Vec::new(), Vec::new());
+        let (mut hull2, mut sides2) = (Vec::new(), Vec::new());
+        let mut fast = 0;
+        for k in 0..20_000 {
+            let radii = [0.49, 0.79, 1.08, 1.38];
+            let (ra, rb) = (radii[(4.0 * rnd()) as usize % 4], radii[(4.0 * rnd()) as usize % 4]);
+            let ca = TablePoint::new(48.0 * rnd(), 48.0 * rnd());
+            // Mostly apart, sometimes barely or not at all.
+            let dist = if k % 10 == 0 { (ra + rb) * (0.9 + 0.2 * rnd()) } else { ra + rb + 20.0 * rnd() };
+            let cb = ca.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(dist));
+            let facing = TablePoint::from_angle_deg(360.0 * rnd());
+            let va = Region { centre: ca, r: ra, clip: (k % 3 != 0).then_some((ca, facing)) };
+            let ahead = cb.sub(ca).dot(facing);
+            let tb = Region { centre: cb, r: rb, clip: (k % 3 != 0 && ahead < rb).then_some((ca, facing)) };
+            va.outer_polygon(&mut ring, &mut pa);
+            tb.outer_polygon(&mut ring, &mut pb);
+            tagged_hull(&pa, &pb, &mut pts, &mut hull, &mut sides);
+            if tb.clip.is_none() && bridged_hull(&pa, &pb, &mut hull2, &mut sides2) {
+                fast += 1;
+                assert_eq!((&hull, &sides), (&hull2, &sides2), "outlines {pa:?} and {pb:?}");
+            }
+        }
+        assert!(fast > 10_000, "only {fast} pairs took the linear path");
     }
 }

@@ -19,7 +19,6 @@
 //! ```
 
 mod body;
-mod grid;
 mod lof;
 mod measure;
 mod route;
