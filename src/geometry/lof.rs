@@ -978,12 +978,22 @@ fn spanning_pieces(
             let Some(ccw) = obs.terrain_convex[i] else { return false };
             t.polygon.iter().all(|&v| ceiling.at(v) + 2.0 * EPS < t.height_in)
                 && edges.iter().all(|&(a, b)| convex_interval(&t.polygon, ccw, a, b).is_some())
-                && point_convex_distance(ca, &t.polygon) > ra
-                && point_convex_distance(cb, &t.polygon) > rb
+                && farther_than(ca, ra, &obs.terrain_boxes[i], &t.polygon)
+                && farther_than(cb, rb, &obs.terrain_boxes[i], &t.polygon)
         })
         .map(|&i| Blocker::Terrain(i))
         .collect();
     (!by.is_empty()).then_some(by)
+}
+
+/// Whether point `c` is farther than `r` from convex polygon `poly` (inside its box `bx`); the
+/// box alone settles it when it is that far (inches).
+fn farther_than(c: TablePoint, r: f64, bx: &Aabb, poly: &[TablePoint]) -> bool {
+    let dx = (bx.min.x - c.x).max(c.x - bx.max.x).max(0.0);
+    let dy = (bx.min.y - c.y).max(c.y - bx.max.y).max(0.0);
+    // (A hair beyond `r` from the box, so that rounding never decides.)
+    let rr = r * (1.0 + 1e-9) + 1e-12;
+    dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
 }
 
 /// Decide "every line blocked" without sampling: tall blockers (covering every line's height)
