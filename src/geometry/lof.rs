@@ -529,6 +529,8 @@ struct Buffers {
     hull_pts: (Tagged, Tagged),
     hull: Vec<TablePoint>,
     hull_sides: Vec<u8>,
+    /// The quadrilateral between the hull's bridges (see [`HullParts`]).
+    quad: Vec<TablePoint>,
     chain: ChainBuffers,
     /// The broad phase's obstacles near the pair.
     near: Vec<usize>,
@@ -691,6 +693,7 @@ fn line_of_fire_in(
         hull_pts,
         hull,
         hull_sides,
+        quad,
         chain,
         near,
         fans,
@@ -767,13 +770,16 @@ fn line_of_fire_in(
     // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
     va.outer_polygon(ring, pa);
     tb.outer_polygon(ring, pb);
+    let (pa, pb): (&[TablePoint], &[TablePoint]) = (pa, pb);
     // (When both are clipped, their straight edges lie on one line: Andrew's chain decides the
     // corners along it by rounding, so only it gives its own answer there.)
-    if tb.clip.is_some() || !bridged_hull(pa, pb, hull, hull_sides) {
-        tagged_hull(pa, pb, hull_pts, hull, hull_sides);
+    let parts = if tb.clip.is_none() { HullParts::new(pa, pb, quad) } else { None };
+    // The hull itself, when the tests below need it (built again later if the chain does).
+    let hull_now = parts.is_none() || viewer.bottom() != target.bottom();
+    if hull_now {
+        build_hull(pa, pb, tb.clip.is_none(), hull_pts, hull, hull_sides);
     }
-    let (pa, pb, hull, hull_sides): (&[TablePoint], &[TablePoint], &[TablePoint], &[u8]) = (pa, pb, hull, hull_sides);
-    let hull_box = Aabb::around(hull.iter().copied());
+    let hull_box = Aabb::around(pa.iter().chain(pb.iter()).copied());
     // Both centres lie in the hull (the viewer's on its clipped outline's straight edge) unless the
     // target's centre is behind the arc line.
     let spine = (tb.ahead(tb.centre) >= 1e-9).then_some((va.centre, tb.centre));
@@ -790,9 +796,15 @@ fn line_of_fire_in(
             Some(ccw) => {
                 spine.is_some_and(|(s0, s1)| {
                     convex_interval(&t.polygon, ccw, s0, s1).is_some_and(|(u0, u1)| u1 - u0 > 1e-6)
-                }) || convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true))
+                }) || match &parts {
+                    Some(parts) => parts.meets(&t.polygon, Some(ccw), &obstacles.terrain_boxes[i]),
+                    None => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
+                }
             }
-            None => polygon_meets_convex(&t.polygon, hull),
+            None => match &parts {
+                Some(parts) => parts.meets(&t.polygon, None, &obstacles.terrain_boxes[i]),
+                None => polygon_meets_convex(&t.polygon, hull),
+            },
         };
         if !meets {
             return false;
@@ -820,7 +832,11 @@ fn line_of_fire_in(
         // (Near the segment between two points of the hull, the centres when they are in it:
         // surely nearer than the radius.)
         let near = spine.is_some_and(|(s0, s1)| point_segment_distance(p, s0, s1) < c.radius() * (1.0 - 1e-9) - 1e-9);
-        if far || (!near && point_convex_distance(c.centre, hull) >= c.radius()) {
+        let apart = || match &parts {
+            Some(parts) => parts.at_least(c.centre, c.radius()),
+            None => point_convex_distance(c.centre, hull) >= c.radius(),
+        };
+        if far || (!near && apart()) {
             return false;
         }
         if c.bottom() < highest_z(c.centre) - EPS && c.top() > lowest_z(c.centre) + EPS {
@@ -856,6 +872,9 @@ fn line_of_fire_in(
 
     // 4b. A chain of tall blockers, taller than every line, cutting the hull in two.
     let zmax = |p: TablePoint| ceiling.at(p);
+    if !hull_now {
+        build_hull(pa, pb, tb.clip.is_none(), hull_pts, hull, hull_sides);
+    }
     // (The bound needs the bases apart; overlapping ones only reach here through the API.)
     if len > ra + rb
         && let Some(by) = separating_chain(
@@ -1470,32 +1489,29 @@ fn tagged_hull(
     }
 }
 
+/// The hull of outlines `pa` and `pb` into `hull`, tagged in `sides` (see [`tagged_hull`]); in
+/// linear time when `may_bridge` and a line parts them.
+fn build_hull(
+    pa: &[TablePoint],
+    pb: &[TablePoint],
+    may_bridge: bool,
+    pts: &mut (Tagged, Tagged),
+    hull: &mut Vec<TablePoint>,
+    sides: &mut Vec<u8>,
+) {
+    if !may_bridge || !bridged_hull(pa, pb, hull, sides) {
+        tagged_hull(pa, pb, pts, hull, sides);
+    }
+}
+
 /// [`tagged_hull`] of two outlines that a line strictly separates, in linear time: each
 /// outline gives one run of corners, joined by the two bridges (found by walking from the
 /// corners farthest out on either side); the same corners, tags and order as `tagged_hull`
 /// (starting from the least corner by x, then y; collinear and repeated corners left out).
 /// `false` (and nothing written) when the outlines are not clearly apart.
 fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>, sides: &mut Vec<u8>) -> bool {
+    let Some(((i, j), (k, l))) = bridges(pa, pb) else { return false };
     let (n, m) = (pa.len(), pb.len());
-    if n < 3 || m < 3 {
-        return false;
-    }
-    let d = vertex_mean(pb).sub(vertex_mean(pa));
-    let max_a = pa.iter().map(|v| v.dot(d)).fold(f64::NEG_INFINITY, f64::max);
-    let min_b = pb.iter().map(|v| v.dot(d)).fold(f64::INFINITY, f64::min);
-    // (NaN compares false: not apart.)
-    let apart = max_a + 1e-9 * d.dot(d).max(1e-12) < min_b;
-    if !apart {
-        return false;
-    }
-    let right = TablePoint::new(d.y, -d.x);
-    let far = |poly: &[TablePoint], dir: TablePoint| {
-        (0..poly.len()).fold(0, |best, k| if poly[k].dot(dir) > poly[best].dot(dir) { k } else { best })
-    };
-    // A → B on the right of the way from A to B, then B → A on the other side.
-    let (i, j) = bridge(pa, pb, far(pa, right), far(pb, right));
-    let left = TablePoint::new(-right.x, -right.y);
-    let (k, l) = bridge(pb, pa, far(pb, left), far(pa, left));
     hull.clear();
     sides.clear();
     // A's run from where B → A lands (l) round to where A → B leaves (i); then B's, j to k.
@@ -1538,6 +1554,92 @@ fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>
     hull.rotate_left(start);
     sides.rotate_left(start);
     true
+}
+
+/// The two bridges of the hull of convex counter-clockwise outlines `pa` and `pb`, when a line
+/// clearly parts them: `((i, j), (k, l))` for the hull edges `pa[i] → pb[j]` and `pb[k] → pa[l]`.
+fn bridges(pa: &[TablePoint], pb: &[TablePoint]) -> Option<((usize, usize), (usize, usize))> {
+    let (n, m) = (pa.len(), pb.len());
+    if n < 3 || m < 3 {
+        return None;
+    }
+    let d = vertex_mean(pb).sub(vertex_mean(pa));
+    let right = TablePoint::new(d.y, -d.x);
+    // One pass over each outline: its extent along `d`, and its corners farthest to either side.
+    let scan = |poly: &[TablePoint]| {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let (mut r, mut l, mut best_r, mut best_l) = (0, 0, f64::NEG_INFINITY, f64::INFINITY);
+        for (k, v) in poly.iter().enumerate() {
+            let (along, side) = (v.dot(d), v.dot(right));
+            lo = lo.min(along);
+            hi = hi.max(along);
+            if side > best_r {
+                (r, best_r) = (k, side);
+            }
+            if side < best_l {
+                (l, best_l) = (k, side);
+            }
+        }
+        (lo, hi, r, l)
+    };
+    let ((_, max_a, ra, la), (min_b, _, rb, lb)) = (scan(pa), scan(pb));
+    // (NaN compares false: not apart.)
+    let apart = max_a + 1e-9 * d.dot(d).max(1e-12) < min_b;
+    if !apart {
+        return None;
+    }
+    // A → B on the right of the way from A to B, then B → A on the other side.
+    Some((bridge(pa, pb, ra, rb), bridge(pb, pa, lb, la)))
+}
+
+/// The hull of two outlines a line parts, as three convex pieces: the outlines and the
+/// quadrilateral between the hull's bridges (the gap between the outlines lies inside it). A
+/// shape meets the hull exactly when it meets one of them: the hull need not be built.
+struct HullParts<'p> {
+    parts: [&'p [TablePoint]; 3],
+    /// Their boxes, grown by a hair (so a touch the exact tests allow is never ruled out).
+    boxes: [Aabb; 3],
+}
+
+impl<'p> HullParts<'p> {
+    fn new(pa: &'p [TablePoint], pb: &'p [TablePoint], quad: &'p mut Vec<TablePoint>) -> Option<Self> {
+        let ((i, j), (k, l)) = bridges(pa, pb)?;
+        quad.clear();
+        for v in [pa[i], pb[j], pb[k], pa[l]] {
+            if quad.last() != Some(&v) && quad.first() != Some(&v) {
+                quad.push(v);
+            }
+        }
+        if quad.len() < 3 {
+            return None;
+        }
+        let quad: &'p [TablePoint] = quad;
+        let parts = [pa, pb, quad];
+        let boxes = parts.map(|p| Aabb::around(p.iter().copied()).grown(1e-9));
+        Some(Self { parts, boxes })
+    }
+
+    /// Whether polygon `poly` (box `bx`; `Some(ccw)` when convex) meets the hull.
+    fn meets(&self, poly: &[TablePoint], convex: Option<bool>, bx: &Aabb) -> bool {
+        (0..3).any(|k| {
+            self.boxes[k].overlaps(bx)
+                && match convex {
+                    Some(ccw) => convex_polygons_meet_oriented((poly, ccw), (self.parts[k], true)),
+                    None => polygon_meets_convex(poly, self.parts[k]),
+                }
+        })
+    }
+
+    /// Whether point `c` is at least `r` from the hull (inches).
+    fn at_least(&self, c: TablePoint, r: f64) -> bool {
+        (0..3).all(|k| {
+            let b = &self.boxes[k];
+            let dx = (b.min.x - c.x).max(c.x - b.max.x).max(0.0);
+            let dy = (b.min.y - c.y).max(c.y - b.max.y).max(0.0);
+            let rr = r * (1.0 + 1e-9) + 1e-12;
+            dx * dx + dy * dy > rr * rr || point_convex_distance(c, self.parts[k]) >= r
+        })
+    }
 }
 
 /// The bridge from convex counter-clockwise `p` to `q` (apart) with both on its left: indices
