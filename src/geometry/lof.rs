@@ -789,6 +789,7 @@ fn line_of_fire_in(
     let lowest_z = |p: TablePoint| viewer.bottom() + (target.bottom() - viewer.bottom()) * frac(p);
     let highest_z = |p: TablePoint| best.0 + (best.1 - best.0) * frac(p);
     let mut blockers = Vec::new();
+    let (clipped, clip_tmp) = (&mut chain.clipped, &mut chain.tmp);
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
         let meets = match obstacles.terrain_convex[i] {
@@ -813,7 +814,8 @@ fn line_of_fire_in(
         let low = if viewer.bottom() == target.bottom() {
             viewer.bottom()
         } else {
-            clip_to_convex(&t.polygon, hull).into_iter().map(lowest_z).fold(f64::INFINITY, f64::min)
+            clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
+            clipped.iter().copied().map(lowest_z).fold(f64::INFINITY, f64::min)
         };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
@@ -1749,14 +1751,8 @@ fn clip_half_plane(input: &[TablePoint], out: &mut Vec<TablePoint>, side: impl F
     }
 }
 
-/// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`.
-fn clip_to_convex(poly: &[TablePoint], clip: &[TablePoint]) -> Vec<TablePoint> {
-    let (mut out, mut tmp) = (Vec::new(), Vec::new());
-    clip_to_convex_into(poly, clip, &mut out, &mut tmp);
-    out
-}
-
-/// [`clip_to_convex`] into `out` (`input` is scratch space).
+/// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`, into `out`
+/// (`input` is scratch space).
 fn clip_to_convex_into(
     poly: &[TablePoint],
     clip: &[TablePoint],
