@@ -367,12 +367,12 @@ impl Region {
     }
 
     /// Points on the region's outline where a line to the disc of radius `other_r` at `toward`
-    /// can leave (or enter) it, every `spacing` inches or closer; with `chord`, the straight edge
+    /// can leave (or enter) it, every `spacing` inches or closer, into `pts`; with `chord`, the straight edge
     /// of a clipped base too (a line between two points of the arc's half-plane crosses the arc
     /// line only at an end, so the viewer needs only the chord's two ends; the target needs the
     /// chord when it straddles the arc line).
-    fn facing_outline(&self, toward: TablePoint, other_r: f64, spacing: f64, chord: bool) -> Vec<TablePoint> {
-        let mut pts = Vec::new();
+    fn facing_outline(&self, toward: TablePoint, other_r: f64, spacing: f64, chord: bool, pts: &mut Vec<TablePoint>) {
+        pts.clear();
         let n = ((std::f64::consts::TAU * self.r / spacing).ceil() as usize).max(8);
         let dir = toward.sub(self.centre);
         let len = dir.norm().max(1e-12);
@@ -400,7 +400,6 @@ impl Region {
                 pts.push(self.pull_in(mid.add(along.scale(-half + 2.0 * half * i as f64 / k as f64))));
             }
         }
-        pts
     }
 }
 
@@ -531,6 +530,8 @@ struct Buffers {
     hull_sides: Vec<u8>,
     /// The quadrilateral between the hull's bridges (see [`HullParts`]).
     quad: Vec<TablePoint>,
+    /// The sample points of phase 4c, on the viewer's outline and the target's.
+    fine: (Vec<TablePoint>, Vec<TablePoint>),
     chain: ChainBuffers,
     /// The broad phase's obstacles near the pair.
     near: Vec<usize>,
@@ -694,6 +695,7 @@ fn line_of_fire_in(
         hull,
         hull_sides,
         quad,
+        fine,
         chain,
         near,
         fans,
@@ -894,12 +896,13 @@ fn line_of_fire_in(
 
     // 4c. Every sample, 1.5 mm apart along the facing sides of both outlines (skipping the lines
     // that shadows show blocked; the shadows need the bases apart).
-    let fine_a = va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false);
-    let fine_b = tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true);
+    let (fine_a, fine_b) = fine;
+    va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
+    tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
     let w = if len > ra + rb {
-        search_shadowed(&mut q, &fine_a, &fine_b, profiles, &tops, (tb.centre, rb))
+        search_shadowed(&mut q, fine_a, fine_b, profiles, &tops, (tb.centre, rb))
     } else {
-        search(&mut q, &fine_a, &fine_b, profiles, &tops)
+        search(&mut q, fine_a, fine_b, profiles, &tops)
     };
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
