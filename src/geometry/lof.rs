@@ -146,14 +146,21 @@ pub struct Obstacles<'a> {
 }
 
 /// The directions in which a convex piece lies, seen from a point outside it: between the rays
-/// along `lo` and `hi` (counter-clockwise, less than a half-turn apart). `None` for a concave
-/// piece, or a point on or inside the piece: such a piece never spans (see [`spanning_pieces`]).
-type Fan = Option<(TablePoint, TablePoint)>;
+/// along `lo` and `hi` (counter-clockwise, less than a half-turn apart); with the piece's index
+/// and height (inches).
+#[derive(Debug, Clone, Copy)]
+struct Fan {
+    piece: usize,
+    height: f64,
+    lo: TablePoint,
+    hi: TablePoint,
+}
 
-/// Every piece's [`Fan`] from point `c`, into `out`.
+/// The [`Fan`]s from point `c` of the convex pieces it is outside of, tallest first, into `out`.
+/// (A concave piece, or one that `c` is on or in, never spans: see [`spanning_pieces`].)
 fn fans_from(terrain: &[Terrain], convex: &[Option<bool>], c: TablePoint, out: &mut Vec<Fan>) {
     out.clear();
-    out.extend(terrain.iter().zip(convex).map(|(t, ccw)| {
+    out.extend(terrain.iter().zip(convex).enumerate().filter_map(|(piece, (t, ccw))| {
         if ccw.is_none() || locate(&t.polygon, c) != Where::Outside {
             return None;
         }
@@ -168,13 +175,16 @@ fn fans_from(terrain: &[Terrain], convex: &[Option<bool>], c: TablePoint, out: &
                 hi = w;
             }
         }
-        Some((lo, hi))
+        Some(Fan { piece, height: t.height_in, lo, hi })
     }));
+    out.sort_by(|a, b| b.height.total_cmp(&a.height).then(a.piece.cmp(&b.piece)));
 }
 
-/// Whether direction `u` lies in `fan` (`None` is empty).
-fn in_fan(fan: &Fan, u: TablePoint) -> bool {
-    fan.is_some_and(|(lo, hi)| lo.cross(u) >= 0.0 && u.cross(hi) >= 0.0)
+impl Fan {
+    /// Whether direction `u` lies in the fan.
+    fn holds(&self, u: TablePoint) -> bool {
+        self.lo.cross(u) >= 0.0 && u.cross(self.hi) >= 0.0
+    }
 }
 
 impl<'a> Obstacles<'a> {
@@ -725,7 +735,12 @@ fn line_of_fire_in(
         let (sin, cos) = (rho / d2.sqrt(), (1.0 - rho * rho / d2).sqrt());
         let perp = TablePoint::new(-w.y, w.x);
         let (t0, t1) = (w.scale(cos).sub(perp.scale(sin)), w.scale(cos).add(perp.scale(sin)));
-        spanning.extend((0..fans.len()).filter(|&i| in_fan(&fans[i], t0) && in_fan(&fans[i], t1)));
+        // (No line is lower than the lower end of the height bound: a piece no taller than that
+        // never spans. The fans come tallest first.)
+        let low = ceiling.z.0.min(ceiling.z.1) + 2.0 * EPS;
+        spanning
+            .extend(fans.iter().take_while(|f| f.height > low).filter(|f| f.holds(t0) && f.holds(t1)).map(|f| f.piece));
+        spanning.sort_unstable();
     }
     if !spanning.is_empty()
         && let Some(by) = spanning_pieces(obstacles, spanning, viewer, target, &ceiling)
