@@ -518,6 +518,8 @@ struct Query<'o, 'a, 'b> {
     clip_tmp: &'b mut Vec<TablePoint>,
     /// What blocked the last line found blocked.
     last_hit: Option<Blocker>,
+    /// The terrain piece whose shadow alone covered the target from the last viewer point.
+    last_cover: Option<usize>,
 }
 
 /// Points tagged with the outline they come from.
@@ -750,7 +752,8 @@ fn line_of_fire_in(
     terrain.clear();
     bodies.clear();
     let (clip, clip_tmp) = (&mut clip.0, &mut clip.1);
-    let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, clip, clip_tmp, last_hit: None };
+    let mut q =
+        Query { obs: obstacles, terrain, bodies, scratch, shadows, clip, clip_tmp, last_hit: None, last_cover: None };
     // (In index order, every obstacle whose circle comes within `reach` of the segment: a
     // superset of those the exact tests below keep.)
     obstacles.near_segment(va.centre, tb.centre, reach, near);
@@ -1250,7 +1253,10 @@ impl Query<'_, '_, '_> {
         };
         let margin = EPS + 1e-7;
         self.shadows.clear();
-        for &i in self.terrain.iter() {
+        // (The piece that alone covered the target from the last point first: from a point
+        // beside it, it mostly does again.)
+        let first = self.last_cover.filter(|k| self.terrain.contains(k));
+        for i in first.into_iter().chain(self.terrain.iter().copied().filter(|&i| Some(i) != first)) {
             let core = &self.obs.terrain_core[i];
             if core.is_empty() {
                 continue;
@@ -1297,6 +1303,11 @@ impl Query<'_, '_, '_> {
                 hi = hi.max(tau);
             }
             self.shadows.push((lo, hi));
+            if lo <= -extent && hi >= extent {
+                // This one alone covers the target: the rest cannot add anything.
+                self.last_cover = Some(i);
+                return Some(Shadows { u, extent });
+            }
         }
         for &j in self.bodies.iter() {
             let c = &self.obs.bodies[j];
@@ -1315,7 +1326,11 @@ impl Query<'_, '_, '_> {
             // The disc shrunk by the margin: tangents at ±β from the centre's direction ψ.
             let rs = r - SHADOW_MARGIN_IN;
             let (tp, tbeta) = (across / along, rs / (d * d - rs * rs).sqrt());
-            self.shadows.push(((tp - tbeta) / (1.0 + tp * tbeta), (tp + tbeta) / (1.0 - tp * tbeta)));
+            let (lo, hi) = ((tp - tbeta) / (1.0 + tp * tbeta), (tp + tbeta) / (1.0 - tp * tbeta));
+            self.shadows.push((lo, hi));
+            if lo <= -extent && hi >= extent {
+                break; // this one alone covers the target
+            }
         }
         Some(Shadows { u, extent })
     }
@@ -1841,6 +1856,7 @@ mod tests {
                 clip: &mut clip,
                 clip_tmp: &mut clip_tmp,
                 last_hit: None,
+                last_cover: None,
             };
             for _ in 0..20 {
                 let a = v.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(v.radius() * rnd().sqrt()));
@@ -1909,6 +1925,7 @@ mod tests {
                 clip: &mut clip,
                 clip_tmp: &mut clip_tmp,
                 last_hit: None,
+                last_cover: None,
             };
             let Some(sh) = q.shadows(a, z, z_hi, (cb, rb)) else { continue };
             let shadows = q.shadows.clone();
