@@ -148,6 +148,8 @@ pub struct Obstacles<'a> {
     sectors: Vec<std::sync::OnceLock<Sectors>>,
     /// The broad phase's reach for any pair of these bodies, inches (see [`line_of_fire`]).
     reach_max: f64,
+    /// Per body: its facing, degrees, and the unit vector along it.
+    facings: Vec<(f64, TablePoint)>,
 }
 
 /// How many equal slices of the [`pseudo_angle`] turn [`Sectors`] cuts.
@@ -310,6 +312,7 @@ impl<'a> Obstacles<'a> {
             fans: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
             sectors: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
             reach_max: bodies.iter().map(|b| b.radius()).fold(0.0, f64::max) * REACH_FACTOR,
+            facings: bodies.iter().map(|b| (b.facing_deg, b.facing_unit())).collect(),
         }
     }
 }
@@ -784,8 +787,15 @@ fn line_of_fire_in(
 ) -> LofResult {
     let (ra, rb) = (viewer.radius(), target.radius());
     // 1. Arc: some part of the target in front of the arc line (strictly: a zero-area touch is not "partly inside").
+    // (The viewer's body among the obstacles, if it is one: what is worked out from its centre
+    // once serves all its targets.)
+    let viewer_body =
+        skip.iter().copied().find(|&k| obstacles.bodies.get(k).is_some_and(|b| b.centre == viewer.centre));
     // (The facing's unit vector once: `Body::ahead` works it out from the angle on every call.)
-    let facing = viewer.facing_unit();
+    let facing = match viewer_body.and_then(|k| obstacles.facings.get(k)) {
+        Some(&(deg, unit)) if deg == viewer.facing_deg => unit,
+        _ => viewer.facing_unit(),
+    };
     let ahead = match viewer.arc {
         Arc::Front180 => target.centre.sub(viewer.centre).dot(facing),
         Arc::All360 => f64::INFINITY,
@@ -832,10 +842,6 @@ fn line_of_fire_in(
     // 2a. One tall convex piece across the hull of both whole bases: every line is blocked. Only
     // a piece whose fan from the viewer's centre holds every direction to the target's disc can
     // (every line from there to the disc crosses it): that cheap test picks the few to check.
-    // (The viewer's body among the obstacles, if it is one: what is worked out from its centre
-    // once serves all its targets.)
-    let viewer_body =
-        skip.iter().copied().find(|&k| obstacles.bodies.get(k).is_some_and(|b| b.centre == viewer.centre));
     let fans: &[Fan] = match viewer_body {
         Some(k) => obstacles.fans[k].get_or_init(|| {
             let mut out = Vec::new();
