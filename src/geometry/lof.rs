@@ -1007,12 +1007,18 @@ fn line_of_fire_in(
     let len = axis_len2.sqrt();
     let dir = axis.scale(1.0 / len);
     // 4a. A few lines across the middle and both sides (before the chain: when one is clear,
-    // the chain cannot exist, and these lines are cheap).
+    // the chain cannot exist, and these lines are cheap). Once a viewer point's first line is
+    // blocked, its shadows skip the rest that surely are too.
     let perp = TablePoint::new(-dir.y, dir.x);
     let spread = |reg: &Region, k: f64| reg.pull_in(reg.centre.add(perp.scale(k * reg.r)));
     let coarse_a = [0.0, -0.9, 0.9].map(|k| spread(&va, k));
     let coarse_b = [0.0, -0.5, 0.5, -0.9, 0.9].map(|k| spread(&tb, k));
-    if let Some(w) = search(&mut q, &coarse_a, &coarse_b, profiles, &tops) {
+    let coarse = if len > ra + rb {
+        search_shadowed(&mut q, &coarse_a, &coarse_b, profiles, &tops, (tb.centre, rb), true)
+    } else {
+        search(&mut q, &coarse_a, &coarse_b, profiles, &tops)
+    };
+    if let Some(w) = coarse {
         return verdict(Some(w), blockers);
     }
 
@@ -1042,7 +1048,7 @@ fn line_of_fire_in(
     va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
     tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
     let w = if len > ra + rb {
-        search_shadowed(&mut q, fine_a, fine_b, profiles, &tops, (tb.centre, rb))
+        search_shadowed(&mut q, fine_a, fine_b, profiles, &tops, (tb.centre, rb), false)
     } else {
         search(&mut q, fine_a, fine_b, profiles, &tops)
     };
@@ -1501,6 +1507,9 @@ fn covers(shadows: &mut [(f64, f64)], lo: f64, hi: f64) -> bool {
 
 /// [`search`], skipping lines that lie in a shadow (surely blocked): the same lines are tested
 /// in the same order otherwise, so the answer is the same, found with far fewer exact tests.
+///
+/// With `lazy`, a viewer point's shadows are worked out only once its first line is found
+/// blocked (for a few lines, the shadows cost more than the lines when the first is clear).
 fn search_shadowed(
     q: &mut Query,
     from: &[TablePoint],
@@ -1508,11 +1517,19 @@ fn search_shadowed(
     profiles: &[Profile],
     tops: &Tops,
     target: (TablePoint, f64),
+    lazy: bool,
 ) -> Option<[Point3; 2]> {
     for (k, &z) in profiles.iter().enumerate() {
         // The first profile (the highest lines) runs on over the top faces.
         let raised = k == 0;
         for &a in from {
+            let mut to = to;
+            if lazy && let Some((&b, rest)) = to.split_first() {
+                if let Some(w) = try_line(q, tops, raised, a, b, z) {
+                    return Some(w);
+                }
+                to = rest;
+            }
             // (Every sample point of the target is at least this far from `a`.)
             let l_min = a.dist(target.0) - target.1 - 1e-6;
             let z_hi = if raised { tops.ceiling(z, l_min) } else { z };
