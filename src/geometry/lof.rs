@@ -1956,17 +1956,52 @@ mod tests {
     use super::*;
     use crate::geometry::Silhouette;
 
-    /// Every line a shadow skips must be blocked by the exact test: many viewer points, target
-    /// points and heights among troopers and pieces of mixed heights (a fixed pseudo-random scene).
-    #[test]
-    fn shadows_only_skip_blocked_lines() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
+    /// Numbers in `[0, 1)` from a xorshift generator: a fixed sequence for each seed.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    /// The scratch space a test's [`Query`] borrows.
+    #[derive(Default)]
+    struct TestBuffers {
+        scratch: Vec<f64>,
+        shadows: Vec<(f64, f64)>,
+        clip: Vec<TablePoint>,
+        clip_tmp: Vec<TablePoint>,
+    }
+
+    impl TestBuffers {
+        /// A query among `obs` with these candidate pieces and bodies.
+        fn query<'o, 'a, 'b>(
+            &'b mut self,
+            obs: &'o Obstacles<'a>,
+            terrain: &'b mut Vec<usize>,
+            bodies: &'b mut Vec<usize>,
+        ) -> Query<'o, 'a, 'b> {
+            Query {
+                obs,
+                terrain,
+                bodies,
+                scratch: &mut self.scratch,
+                shadows: &mut self.shadows,
+                clip: &mut self.clip,
+                clip_tmp: &mut self.clip_tmp,
+                last_hit: None,
+                last_cover: None,
+            }
+        }
+    }
+
+    /// Every line a shadow skips must be blocked by the exact test: many viewer points, target
+    /// points and heights among troopers and pieces of mixed heights (a fixed pseudo-random scene).
+    #[test]
+    fn shadows_only_skip_blocked_lines() {
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1du64);
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7];
         let (mut skipped, mut checked) = (0, 0);
         for _ in 0..40 {
@@ -1987,18 +2022,8 @@ mod tests {
             let (v, t) = (bodies[0], bodies[1]);
             let (mut ts, mut bs): (Vec<usize>, Vec<usize>) =
                 ((0..terrain.len()).collect(), (2..bodies.len()).collect());
-            let (mut scratch, mut shadows, mut clip, mut clip_tmp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-            let mut q = Query {
-                obs: &obs,
-                terrain: &mut ts,
-                bodies: &mut bs,
-                scratch: &mut scratch,
-                shadows: &mut shadows,
-                clip: &mut clip,
-                clip_tmp: &mut clip_tmp,
-                last_hit: None,
-                last_cover: None,
-            };
+            let mut bufs = TestBuffers::default();
+            let mut q = bufs.query(&obs, &mut ts, &mut bs);
             for _ in 0..20 {
                 let a = v.centre.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(v.radius() * rnd().sqrt()));
                 let z = (v.bottom() + rnd() * (v.top() - v.bottom()), t.bottom() + rnd() * (t.top() - t.bottom()));
@@ -2031,13 +2056,7 @@ mod tests {
     /// at a random place, as high as the lines are somewhere along it, lines going up or down.
     #[test]
     fn partial_shadows_only_skip_blocked_lines() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let (mut skipped, mut partial) = (0, 0);
         for _ in 0..1500 {
             let a = TablePoint::new(0.0, 0.0);
@@ -2056,18 +2075,8 @@ mod tests {
             let terrain = [piece];
             let obs = Obstacles::new(&terrain, &[]);
             let (mut ts, mut bs) = (vec![0], Vec::new());
-            let (mut scratch, mut shadows, mut clip, mut clip_tmp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-            let mut q = Query {
-                obs: &obs,
-                terrain: &mut ts,
-                bodies: &mut bs,
-                scratch: &mut scratch,
-                shadows: &mut shadows,
-                clip: &mut clip,
-                clip_tmp: &mut clip_tmp,
-                last_hit: None,
-                last_cover: None,
-            };
+            let mut bufs = TestBuffers::default();
+            let mut q = bufs.query(&obs, &mut ts, &mut bs);
             let Some(sh) = q.shadows(a, z, z_hi, (cb, rb)) else { continue };
             let shadows = q.shadows.clone();
             // (Partial: some line crossing the piece in plan passes over it.)
@@ -2097,13 +2106,7 @@ mod tests {
     /// No raised line ends higher than [`Tops::ceiling`] says, and the bound is nearly reached.
     #[test]
     fn raised_lines_stay_under_the_ceiling() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x1234_5678_9abc_def1u64);
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S3, Silhouette::S5, Silhouette::S7, Silhouette::S8];
         let (mut raised, mut worst) = (0, 1.0f64);
         for _ in 0..4000 {
@@ -2135,13 +2138,7 @@ mod tests {
     /// (clipped or not) of every size, near and far apart, at random angles.
     #[test]
     fn bridged_hull_is_tagged_hull() {
-        let mut seed = 0x0005_eed0_fb41_d6e5_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x0005_eed0_fb41_d6e5_u64);
         let (mut ring, mut pa, mut pb) = (Vec::new(), Vec::new(), Vec::new());
         let (mut pts, mut hull, mut sides) = ((Vec::new(), Vec::new()), Vec::new(), Vec::new());
         let (mut hull2, mut sides2) = (Vec::new(), Vec::new());
@@ -2174,13 +2171,7 @@ mod tests {
     /// to surround the viewer.
     #[test]
     fn sectors_miss_nothing_near_the_segment() {
-        let mut seed = 0x0bad_5eed_1234_5678_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x0bad_5eed_1234_5678_u64);
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7, Silhouette::S8];
         let (mut kept, mut listed) = (0, 0);
         for _ in 0..30 {
