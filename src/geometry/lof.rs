@@ -1691,23 +1691,16 @@ fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>
     hull.clear();
     sides.clear();
     // A's run from where B → A lands (l) round to where A → B leaves (i); then B's, j to k.
-    let mut a = l;
-    loop {
-        hull.push(pa[a]);
-        sides.push(0);
-        if a == i {
-            break;
+    for (poly, len, from, to, tag) in [(pa, n, l, i, 0), (pb, m, j, k, 1)] {
+        let mut c = from;
+        loop {
+            hull.push(poly[c]);
+            sides.push(tag);
+            if c == to {
+                break;
+            }
+            c = (c + 1) % len;
         }
-        a = (a + 1) % n;
-    }
-    let mut b = j;
-    loop {
-        hull.push(pb[b]);
-        sides.push(1);
-        if b == k {
-            break;
-        }
-        b = (b + 1) % m;
     }
     // Leave out corners that are not strictly convex (Andrew's chain pops them: `orient ≤ 0`).
     let mut changed = true;
