@@ -32,9 +32,10 @@
 //!   While sampling, each viewer point first works out its *shadows*: the directions in which
 //!   some candidate blocker surely stops every line to the target (the line passes well inside it,
 //!   at a point where it is lower than the piece whatever the line's length — for a low piece,
-//!   only the part of it where lines have come down, or not yet climbed, below its height). Lines in a shadow are skipped, and a viewer
-//!   point whose shadows cover the whole target is skipped at once; every other line gets the
-//!   exact test, in the same order, so the answer and witness are those of the plain sampling.
+//!   only the part of it where lines have come down, or not yet climbed, below its height).
+//!   Lines in a shadow are skipped, and a viewer point whose shadows cover the whole target is
+//!   skipped at once; every other line gets the exact test, in the same order, so the answer and
+//!   witness are those of the plain sampling.
 //! * **Verdict.** `Clear` when nothing can block any line; `Partial` when some lines are blocked
 //!   (by the listed pieces: partial cover) and a clear one was found; `Blocked` when every line is.
 //!
@@ -211,27 +212,36 @@ impl Sectors {
             let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
             let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
             let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
-            let span = (!inside).then(|| {
-                let first = corners[0].sub(c);
-                corners[1..].iter().fold((first, first), |(lo, hi), &v| {
-                    let w = v.sub(c);
-                    (if lo.cross(w) < 0.0 { w } else { lo }, if hi.cross(w) > 0.0 { w } else { hi })
-                })
-            });
-            set(k, span);
+            set(k, if inside { None } else { directions_from(c, corners.into_iter()) });
         }
         for (j, b) in obs.bodies.iter().enumerate() {
-            let w = b.centre.sub(c);
-            let (d2, big) = (w.dot(w), (b.radius() + reach) * (1.0 + 1e-9) + 1e-9);
-            let span = (d2 > big * big).then(|| {
-                let (sin, cos) = (big / d2.sqrt(), (1.0 - big * big / d2).sqrt());
-                let perp = TablePoint::new(-w.y, w.x);
-                (w.scale(cos).sub(perp.scale(sin)), w.scale(cos).add(perp.scale(sin)))
-            });
+            let span = tangent_directions(b.centre.sub(c), (b.radius() + reach) * (1.0 + 1e-9) + 1e-9);
             set(obs.terrain.len() + j, span);
         }
         Self { reach, words, masks }
     }
+}
+
+/// The directions from `c` in which points `pts` lie, when they all lie within less than a
+/// half-turn of each other (as for the corners of a convex shape `c` is outside): the two extreme
+/// directions `(lo, hi)`, counter-clockwise; `None` for no points.
+fn directions_from(c: TablePoint, mut pts: impl Iterator<Item = TablePoint>) -> Option<(TablePoint, TablePoint)> {
+    let first = pts.next()?.sub(c);
+    Some(pts.fold((first, first), |(lo, hi), v| {
+        let w = v.sub(c);
+        (if lo.cross(w) < 0.0 { w } else { lo }, if hi.cross(w) > 0.0 { w } else { hi })
+    }))
+}
+
+/// The two directions from a point touching a disc of radius `r` whose centre is `w` away
+/// (clockwise one first); `None` when the point is within the disc.
+fn tangent_directions(w: TablePoint, r: f64) -> Option<(TablePoint, TablePoint)> {
+    let d2 = w.dot(w);
+    (d2 > r * r).then(|| {
+        let (sin, cos) = (r / d2.sqrt(), (1.0 - r * r / d2).sqrt());
+        let perp = TablePoint::new(-w.y, w.x);
+        (w.scale(cos).sub(perp.scale(sin)), w.scale(cos).add(perp.scale(sin)))
+    })
 }
 
 /// The directions in which a convex piece lies, seen from a point outside it: between the rays
@@ -253,17 +263,7 @@ fn fans_from(terrain: &[Terrain], convex: &[Option<bool>], c: TablePoint, out: &
         if ccw.is_none() || locate(&t.polygon, c) != Where::Outside {
             return None;
         }
-        let first = t.polygon.first()?.sub(c);
-        let (mut lo, mut hi) = (first, first);
-        for &v in &t.polygon[1..] {
-            let w = v.sub(c);
-            if lo.cross(w) < 0.0 {
-                lo = w;
-            }
-            if hi.cross(w) > 0.0 {
-                hi = w;
-            }
-        }
+        let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
         Some(Fan { piece, height: t.height_in, lo, hi })
     }));
     out.sort_by(|a, b| b.height.total_cmp(&a.height).then(a.piece.cmp(&b.piece)));
@@ -854,13 +854,8 @@ fn line_of_fire_in(
         }
     };
     spanning.clear();
-    let w = tb.centre.sub(va.centre);
-    let (d2, rho) = (w.dot(w), rb * 0.999);
-    if d2 > rho * rho {
-        // The two directions touching the disc shrunk a little (so rounding cannot drop a piece).
-        let (sin, cos) = (rho / d2.sqrt(), (1.0 - rho * rho / d2).sqrt());
-        let perp = TablePoint::new(-w.y, w.x);
-        let (t0, t1) = (w.scale(cos).sub(perp.scale(sin)), w.scale(cos).add(perp.scale(sin)));
+    // (The two directions touching the disc shrunk a little, so rounding cannot drop a piece.)
+    if let Some((t0, t1)) = tangent_directions(tb.centre.sub(va.centre), rb * 0.999) {
         // (No line is lower than the lower end of the height bound: a piece no taller than that
         // never spans. The fans come tallest first.)
         let low = ceiling.z.0.min(ceiling.z.1) + 2.0 * EPS;
@@ -1175,8 +1170,8 @@ fn farther_than(c: TablePoint, r: f64, bx: &Aabb, poly: &[TablePoint]) -> bool {
 ///
 /// Sound by construction: the hull and base outlines used are the circumscribed polygons (larger
 /// than the truth), troopers enter as their exact discs, and parts count as joined only where
-/// they meet inside the hull; concave pieces are left to the sampling. Pieces that touch at a single corner count as joined: a crack
-/// of zero width shows no 3 mm of anything.
+/// they meet inside the hull; concave pieces are left to the sampling. Pieces that touch at a
+/// single corner count as joined: a crack of zero width shows no 3 mm of anything.
 fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
