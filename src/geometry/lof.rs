@@ -1153,14 +1153,19 @@ fn spanning_pieces(
     (!by.is_empty()).then_some(by)
 }
 
+/// Whether point `c` is surely farther than `r` from box `bx`: a hair beyond `r`, so that
+/// rounding never decides (inches). Anything inside the box is then farther than `r` too.
+fn clear_of_box(c: TablePoint, r: f64, bx: &Aabb) -> bool {
+    let dx = (bx.min.x - c.x).max(c.x - bx.max.x).max(0.0);
+    let dy = (bx.min.y - c.y).max(c.y - bx.max.y).max(0.0);
+    let rr = r * (1.0 + 1e-9) + 1e-12;
+    dx * dx + dy * dy > rr * rr
+}
+
 /// Whether point `c` is farther than `r` from convex polygon `poly` (inside its box `bx`); the
 /// box alone settles it when it is that far (inches).
 fn farther_than(c: TablePoint, r: f64, bx: &Aabb, poly: &[TablePoint]) -> bool {
-    let dx = (bx.min.x - c.x).max(c.x - bx.max.x).max(0.0);
-    let dy = (bx.min.y - c.y).max(c.y - bx.max.y).max(0.0);
-    // (A hair beyond `r` from the box, so that rounding never decides.)
-    let rr = r * (1.0 + 1e-9) + 1e-12;
-    dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
+    clear_of_box(c, r, bx) || point_convex_distance(c, poly) > r
 }
 
 /// Decide "every line blocked" without sampling: tall blockers (covering every line's height)
@@ -1214,13 +1219,6 @@ fn separating_chain(
         c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
     };
     let (box_a, box_b) = (Aabb::around(pa.iter().copied()), Aabb::around(pb.iter().copied()));
-    // Farther than `r` from the polygon: surely when farther than that from its box.
-    let apart = |c: TablePoint, r: f64, b: &Aabb, poly: &[TablePoint]| {
-        let dx = (b.min.x - c.x).max(c.x - b.max.x).max(0.0);
-        let dy = (b.min.y - c.y).max(c.y - b.max.y).max(0.0);
-        let rr = r * (1.0 + 1e-9);
-        dx * dx + dy * dy > rr * rr || point_convex_distance(c, poly) > r
-    };
     // A candidate's part, if it is one.
     let mut part_of = |k: Blocker| -> Option<Part> {
         match k {
@@ -1247,7 +1245,8 @@ fn separating_chain(
             Blocker::Trooper(j) => {
                 let c = &obstacles.bodies[j];
                 let r = c.radius();
-                let keep = disc_part(c) && apart(c.centre, r, &box_a, pa) && apart(c.centre, r, &box_b, pb);
+                let keep =
+                    disc_part(c) && farther_than(c.centre, r, &box_a, pa) && farther_than(c.centre, r, &box_b, pb);
                 keep.then_some(Part::Disc(c.centre, r))
             }
         }
@@ -1796,13 +1795,7 @@ impl<'p> HullParts<'p> {
 
     /// Whether point `c` is at least `r` from the hull (inches).
     fn at_least(&self, c: TablePoint, r: f64) -> bool {
-        (0..3).all(|k| {
-            let b = &self.boxes[k];
-            let dx = (b.min.x - c.x).max(c.x - b.max.x).max(0.0);
-            let dy = (b.min.y - c.y).max(c.y - b.max.y).max(0.0);
-            let rr = r * (1.0 + 1e-9) + 1e-12;
-            dx * dx + dy * dy > rr * rr || point_convex_distance(c, self.parts[k]) >= r
-        })
+        (0..3).all(|k| clear_of_box(c, r, &self.boxes[k]) || point_convex_distance(c, self.parts[k]) >= r)
     }
 }
 
