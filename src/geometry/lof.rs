@@ -158,10 +158,10 @@ const SECTORS: usize = 64;
 
 /// The obstacles, seen from one point, slice by slice of directions: obstacle `k` is bit `k` of
 /// every slice in which some point of it — a terrain piece's box grown by `reach` (as a square),
-/// a body's disc grown by `reach` — lies (all slices if it reaches the point itself).
+/// a body's disc grown by `reach` — lies (all slices if it reaches the point itself). Built with
+/// [`Obstacles`]'s largest reach, so it serves every pair.
 #[derive(Debug, Clone)]
 struct Sectors {
-    reach: f64,
     words: usize,
     /// `SECTORS × words` bits.
     masks: Vec<u64>,
@@ -218,7 +218,7 @@ impl Sectors {
             let span = tangent_directions(b.centre.sub(c), (b.radius() + reach) * (1.0 + 1e-9) + 1e-9);
             set(obs.terrain.len() + j, span);
         }
-        Self { reach, words, masks }
+        Self { words, masks }
     }
 }
 
@@ -333,7 +333,6 @@ impl Obstacles<'_> {
             && reach <= self.reach_max
             && w.dot(w) > 1e-18
             && let Some(sectors) = self.sectors.get(k).map(|s| s.get_or_init(|| Sectors::from(self, a, self.reach_max)))
-            && reach <= sectors.reach
         {
             let words = sectors.words;
             let row = &sectors.masks[sector(w) * words..][..words];
@@ -346,7 +345,6 @@ impl Obstacles<'_> {
             }
             return;
         }
-        let w = b.sub(a);
         let len = w.norm();
         let d = if len > 1e-12 { w.scale(1.0 / len) } else { TablePoint::new(1.0, 0.0) };
         let (lo, hi) = (TablePoint::new(a.x.min(b.x), a.y.min(b.y)), TablePoint::new(a.x.max(b.x), a.y.max(b.y)));
@@ -495,8 +493,8 @@ impl Region {
     }
 
     /// Points on the region's outline where a line to the disc of radius `other_r` at `toward`
-    /// can leave (or enter) it, every `spacing` inches or closer, into `pts`; with `chord`, the straight edge
-    /// of a clipped base too (a line between two points of the arc's half-plane crosses the arc
+    /// can leave (or enter) it, every `spacing` inches or closer, into `pts`; with `chord`, the
+    /// straight edge of a clipped base too (a line between two points of the arc's half-plane crosses the arc
     /// line only at an end, so the viewer needs only the chord's two ends; the target needs the
     /// chord when it straddles the arc line).
     fn facing_outline(&self, toward: TablePoint, other_r: f64, spacing: f64, chord: bool, pts: &mut Vec<TablePoint>) {
@@ -1346,10 +1344,11 @@ struct Shadows {
 impl Query<'_, '_, '_> {
     /// Fill `self.shadows` with the directions from `a` (each as the tangent of its angle to the
     /// direction of the target's centre) in which a line from `a` to any point of the target's
-    /// base (centre `cb`, radius `rb`) at heights `z` is surely blocked: it passes at least
-    /// [`SHADOW_MARGIN_IN`] inside one candidate blocker, in front of `a` and short of the target,
-    /// at heights inside that blocker's for every line length possible. `None` when `a` is too
-    /// close to the target for this.
+    /// base (centre `cb`, radius `rb`) at heights from `z` up to `z_hi` is surely blocked: it
+    /// passes at least [`SHADOW_MARGIN_IN`] inside one candidate blocker, in front of `a` and
+    /// short of the target, at a point where it is inside that blocker's heights for every line
+    /// length possible (for a low piece, only its part where every line is below it: see
+    /// [`low_stretch`]). `None` when `a` is too close to the target for this.
     ///
     /// Sound for [`Query::blocked`]: a line whose direction is in a shadow is blocked there.
     fn shadows(&mut self, a: TablePoint, z: Profile, z_hi: Profile, (cb, rb): (TablePoint, f64)) -> Option<Shadows> {
