@@ -133,6 +133,8 @@ pub struct Obstacles<'a> {
     terrain_boxes: Vec<Aabb>,
     /// Per piece: `Some(counter-clockwise?)` when its footprint is convex.
     terrain_convex: Vec<Option<bool>>,
+    /// The convex pieces, tallest first (then by index), the order of every [`Fan`] list.
+    convex_by_height: Vec<usize>,
     /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
     /// inside it (for the shadows of phase 4c); empty when not convex or too small.
     terrain_core: Vec<Vec<TablePoint>>,
@@ -257,16 +259,16 @@ struct Fan {
 
 /// The [`Fan`]s from point `c` of the convex pieces it is outside of, tallest first, into `out`.
 /// (A concave piece, or one that `c` is on or in, never spans: see [`spanning_pieces`].)
-fn fans_from(terrain: &[Terrain], convex: &[Option<bool>], c: TablePoint, out: &mut Vec<Fan>) {
+fn fans_from(obs: &Obstacles, c: TablePoint, out: &mut Vec<Fan>) {
     out.clear();
-    out.extend(terrain.iter().zip(convex).enumerate().filter_map(|(piece, (t, ccw))| {
-        if ccw.is_none() || locate(&t.polygon, c) != Where::Outside {
+    out.extend(obs.convex_by_height.iter().filter_map(|&piece| {
+        let t = &obs.terrain[piece];
+        if locate(&t.polygon, c) != Where::Outside {
             return None;
         }
         let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
         Some(Fan { piece, height: t.height_in, lo, hi })
     }));
-    out.sort_by(|a, b| b.height.total_cmp(&a.height).then(a.piece.cmp(&b.piece)));
 }
 
 impl Fan {
@@ -287,6 +289,8 @@ impl<'a> Obstacles<'a> {
             .zip(&terrain_convex)
             .map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() })
             .collect();
+        let mut convex_by_height: Vec<usize> = (0..terrain.len()).filter(|&i| terrain_convex[i].is_some()).collect();
+        convex_by_height.sort_by(|&a, &b| terrain[b].height_in.total_cmp(&terrain[a].height_in).then(a.cmp(&b)));
         let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
         let soa = |f: &dyn Fn(&Aabb) -> f64| terrain_boxes.iter().map(f).collect::<Vec<f64>>();
         let terrain_soa = [
@@ -305,6 +309,7 @@ impl<'a> Obstacles<'a> {
             bodies,
             terrain_boxes,
             terrain_convex,
+            convex_by_height,
             terrain_core,
             body_dims,
             terrain_soa,
@@ -843,11 +848,11 @@ fn line_of_fire_in(
     let fans: &[Fan] = match viewer_body {
         Some(k) => obstacles.fans[k].get_or_init(|| {
             let mut out = Vec::new();
-            fans_from(obstacles.terrain, &obstacles.terrain_convex, viewer.centre, &mut out);
+            fans_from(obstacles, viewer.centre, &mut out);
             out
         }),
         None => {
-            fans_from(obstacles.terrain, &obstacles.terrain_convex, viewer.centre, fans);
+            fans_from(obstacles, viewer.centre, fans);
             fans
         }
     };
