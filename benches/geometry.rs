@@ -4,10 +4,14 @@
 //! 1. `full_recompute_30v30`: distance, ZoC and LoF for all 3,540 ordered pairs.
 //! 2. `visibility_polygon`: one trooper's visibility polygon, beside the `geo-visibility` crate
 //!    on the same segments (table edges plus the edges of pieces taller than the trooper).
+//! 3. `refresh_after_one_move_30v30`: `PairTable::refresh` after one trooper steps 1" (each
+//!    trooper in turn, and back): what the table costs per change once it is built.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use geo_visibility::Visibility;
-use sightline::geometry::{Arc, Obstacles, Scene, distance, line_of_fire, visibility_polygon, zoc};
+use sightline::geometry::{
+    Arc, Obstacles, PairTable, Scene, TablePoint, distance, line_of_fire, visibility_polygon, zoc,
+};
 use std::hint::black_box;
 
 fn load() -> Scene {
@@ -39,6 +43,31 @@ fn full_recompute(c: &mut Criterion) {
     });
 }
 
+fn refresh(c: &mut Criterion) {
+    let scene = load();
+    // Each trooper stepped 1" (the first of four directions that leaves a valid scene).
+    let moves: Vec<Scene> = (0..scene.troopers.len())
+        .filter_map(|k| {
+            [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].into_iter().find_map(|(dx, dy)| {
+                let mut troopers = scene.troopers.clone();
+                let p = troopers[k].body.centre;
+                troopers[k].body.centre = TablePoint::new(p.x + dx, p.y + dy);
+                Scene::new(scene.table, troopers, scene.terrain.clone()).ok()
+            })
+        })
+        .collect();
+    let mut table = PairTable::new(&scene);
+    let mut step = 0usize;
+    c.bench_function("refresh_after_one_move_30v30", |b| {
+        b.iter(|| {
+            // Out to the next move, then back: every refresh is one trooper's step.
+            let to = if step.is_multiple_of(2) { &moves[(step / 2) % moves.len()] } else { &scene };
+            step += 1;
+            black_box(table.refresh(to))
+        })
+    });
+}
+
 fn visibility(c: &mut Criterion) {
     let scene = load();
     let viewer = scene.troopers[0].body;
@@ -66,5 +95,5 @@ fn visibility(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, full_recompute, visibility);
+criterion_group!(benches, full_recompute, refresh, visibility);
 criterion_main!(benches);

@@ -6,12 +6,15 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry recompute 1
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry visibility 200
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry geo-visibility 200
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry refresh 1
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry none 0
 //! ```
-//! Subtract the `none` run (loading the scene) and divide by the count.
+//! Subtract the `none` run (loading the scene) and divide by the count. `refresh N` measures
+//! everything once, then N times over moves each trooper 1" and back (120 refreshes per round):
+//! subtract the `refresh 0` run (the same without the refreshes) and divide by 120·N.
 
 use geo_visibility::Visibility as _;
-use sightline::geometry::{Arc, Scene, visibility_polygon};
+use sightline::geometry::{Arc, PairTable, Scene, TablePoint, visibility_polygon};
 
 fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
@@ -33,6 +36,17 @@ fn main() {
         }));
     }
     let point = geo::Point::new(viewer.centre.x, viewer.centre.y);
+    if what == "refresh" {
+        let moves = one_inch_moves(&scene);
+        let mut table = PairTable::new(&scene);
+        for _ in 0..times {
+            for moved in &moves {
+                std::hint::black_box(table.refresh(moved));
+                std::hint::black_box(table.refresh(&scene));
+            }
+        }
+        return;
+    }
     for _ in 0..times {
         match what.as_str() {
             "recompute" => drop(std::hint::black_box(scene.all_pairs())),
@@ -41,4 +55,19 @@ fn main() {
             _ => {}
         }
     }
+}
+
+/// For each trooper, the scene with it stepped 1" (the first of four directions that leaves a
+/// valid scene).
+fn one_inch_moves(scene: &Scene) -> Vec<Scene> {
+    (0..scene.troopers.len())
+        .filter_map(|k| {
+            [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].into_iter().find_map(|(dx, dy)| {
+                let mut troopers = scene.troopers.clone();
+                let c = troopers[k].body.centre;
+                troopers[k].body.centre = TablePoint::new(c.x + dx, c.y + dy);
+                Scene::new(scene.table, troopers, scene.terrain.clone()).ok()
+            })
+        })
+        .collect()
 }

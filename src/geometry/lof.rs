@@ -193,34 +193,75 @@ impl Sectors {
         let n = obs.terrain.len() + obs.bodies.len();
         let words = n.div_ceil(64).max(1);
         let mut masks = vec![0u64; SECTORS * words];
-        let mut set = |k: usize, span: Option<(TablePoint, TablePoint)>| {
-            let (word, bit) = (k / 64, 1u64 << (k % 64));
-            // (Widened by 1e-9 of a turn either way, far above rounding: no direction is lost.)
-            let slices = span.and_then(|(lo, hi)| {
-                let (lo, hi) = (
-                    TablePoint::new(lo.x + lo.y * 1e-9, lo.y - lo.x * 1e-9),
-                    TablePoint::new(hi.x - hi.y * 1e-9, hi.y + hi.x * 1e-9),
-                );
-                (lo.cross(hi) > 0.0).then(|| (sector(lo), sector(hi)))
-            });
-            let mut mark = |s: usize| masks[s * words + word] |= bit;
-            match slices {
-                None => (0..SECTORS).for_each(&mut mark),
-                Some((a, b)) if a <= b => (a..=b).for_each(&mut mark),
-                Some((a, b)) => (a..SECTORS).chain(0..=b).for_each(&mut mark),
-            }
-        };
         for (k, bx) in obs.terrain_boxes.iter().enumerate() {
             let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
             let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
             let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
-            set(k, if inside { None } else { directions_from(c, corners.into_iter()) });
+            mark(&mut masks, words, k, if inside { None } else { directions_from(c, corners.into_iter()) });
         }
         for (j, b) in obs.bodies.iter().enumerate() {
-            let span = tangent_directions(b.centre.sub(c), (b.radius() + reach) * (1.0 + 1e-9) + 1e-9);
-            set(obs.terrain.len() + j, span);
+            mark(&mut masks, words, obs.terrain.len() + j, Self::body_span(c, b, reach));
         }
         Self { words, masks }
+    }
+
+    /// The directions from `c` of body `b`'s disc grown by `reach`; `None`: all around.
+    fn body_span(c: TablePoint, b: &Body, reach: f64) -> Option<(TablePoint, TablePoint)> {
+        tangent_directions(b.centre.sub(c), (b.radius() + reach) * (1.0 + 1e-9) + 1e-9)
+    }
+
+    /// Move obstacle `k` (a body, seen from `c`) to where body `b` now stands.
+    fn move_body(&mut self, c: TablePoint, k: usize, b: &Body, reach: f64) {
+        let (word, bit) = (k / 64, 1u64 << (k % 64));
+        for s in 0..SECTORS {
+            self.masks[s * self.words + word] &= !bit;
+        }
+        mark(&mut self.masks, self.words, k, Self::body_span(c, b, reach));
+    }
+}
+
+/// Mark obstacle `k` in the slices of directions `span` (counter-clockwise; `None`: all) of
+/// [`Sectors`] masks `words` wide.
+fn mark(masks: &mut [u64], words: usize, k: usize, span: Option<(TablePoint, TablePoint)>) {
+    let (word, bit) = (k / 64, 1u64 << (k % 64));
+    // (Widened by 1e-9 of a turn either way, far above rounding: no direction is lost.)
+    let slices = span.and_then(|(lo, hi)| {
+        let (lo, hi) = (
+            TablePoint::new(lo.x + lo.y * 1e-9, lo.y - lo.x * 1e-9),
+            TablePoint::new(hi.x - hi.y * 1e-9, hi.y + hi.x * 1e-9),
+        );
+        (lo.cross(hi) > 0.0).then(|| (sector(lo), sector(hi)))
+    });
+    let mut set = |s: usize| masks[s * words + word] |= bit;
+    match slices {
+        None => (0..SECTORS).for_each(&mut set),
+        Some((a, b)) if a <= b => (a..=b).for_each(&mut set),
+        Some((a, b)) => (a..SECTORS).chain(0..=b).for_each(&mut set),
+    }
+}
+
+/// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — with the
+/// terrain and bodies it was worked out for: taken from one [`Obstacles`] by
+/// [`Obstacles::into_caches`], it lets the next, for the same troopers after some moved, skip
+/// that work for the rest ([`Obstacles::with_caches`]).
+#[derive(Debug, Default)]
+pub struct ViewerCaches {
+    terrain: Vec<Terrain>,
+    bodies: Vec<Body>,
+    fans: Vec<std::sync::OnceLock<Vec<Fan>>>,
+    sectors: Vec<std::sync::OnceLock<Sectors>>,
+    reach_max: f64,
+}
+
+impl ViewerCaches {
+    /// The bodies the caches were worked out for.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// Whether they were worked out for this terrain.
+    pub fn same_terrain(&self, terrain: &[Terrain]) -> bool {
+        self.terrain == terrain
     }
 }
 
@@ -320,6 +361,61 @@ impl<'a> Obstacles<'a> {
             facings: bodies.iter().map(|b| (b.facing_deg, b.facing_unit())).collect(),
         }
     }
+}
+
+impl<'a> Obstacles<'a> {
+    /// Like [`Obstacles::new`], keeping from `caches` what still holds: when they were worked
+    /// out over the same terrain and as many bodies, every body that has not moved keeps its
+    /// fans, and every viewer keeps its sectors, with the bodies that moved moved in them.
+    /// The obstacles answer exactly as new ones would.
+    pub fn with_caches(terrain: &'a [Terrain], bodies: &'a [Body], caches: ViewerCaches) -> Self {
+        let mut obs = Self::new(terrain, bodies);
+        let ViewerCaches { terrain: t0, bodies: before, mut fans, mut sectors, reach_max } = caches;
+        if t0 != terrain || before.len() != bodies.len() || fans.len() != bodies.len() || sectors.len() != bodies.len()
+        {
+            return obs;
+        }
+        let moved: Vec<usize> = (0..bodies.len()).filter(|&k| before[k] != bodies[k]).collect();
+        for &k in &moved {
+            if before[k].centre != bodies[k].centre {
+                fans[k] = std::sync::OnceLock::new();
+            }
+            sectors[k] = std::sync::OnceLock::new();
+        }
+        if reach_max == obs.reach_max {
+            for (v, s) in sectors.iter_mut().enumerate() {
+                if let Some(s) = s.get_mut() {
+                    for &k in &moved {
+                        s.move_body(bodies[v].centre, terrain.len() + k, &bodies[k], reach_max);
+                    }
+                }
+            }
+            obs.sectors = sectors;
+        }
+        obs.fans = fans;
+        obs
+    }
+
+    /// What was worked out per viewer, for [`Obstacles::with_caches`].
+    pub fn into_caches(self) -> ViewerCaches {
+        ViewerCaches {
+            terrain: self.terrain.to_vec(),
+            bodies: self.bodies.to_vec(),
+            fans: self.fans,
+            sectors: self.sectors,
+            reach_max: self.reach_max,
+        }
+    }
+}
+
+/// Whether body `other` may block some line from `viewer` to `target` (or its place matter to
+/// their LoF at all): whether it comes within the broad phase's reach of the segment between
+/// their centres (inches). When it does not, [`line_of_fire`] answers the same wherever it is.
+pub fn may_block(viewer: &Body, target: &Body, other: &Body) -> bool {
+    let reach = viewer.radius().max(target.radius()) * REACH_FACTOR;
+    let len = viewer.centre.dist(target.centre);
+    // (The margin is far above rounding, as in the broad phase's own tests.)
+    point_segment_distance(other.centre, viewer.centre, target.centre) < reach + other.radius() + 1e-6 * (1.0 + len)
 }
 
 impl Obstacles<'_> {

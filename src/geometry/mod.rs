@@ -30,10 +30,14 @@ mod visibility;
 
 pub use body::{Arc, Body};
 
-pub use lof::{Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, line_of_fire};
+pub use lof::{
+    Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, ViewerCaches, line_of_fire, may_block,
+};
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
-pub use scene::{DEFAULT_TABLE_IN, MAX_OVERLAP_IN, PairMeasure, Scene, SceneError, SceneTrooper, Side, Table};
+pub use scene::{
+    DEFAULT_TABLE_IN, MAX_OVERLAP_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side, Table,
+};
 pub use silhouette::Silhouette;
 pub use terrain::{Terrain, TerrainError};
 pub use visibility::visibility_polygon;

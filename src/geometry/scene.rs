@@ -3,7 +3,7 @@
 //! The JSON form (documented in the README) is read through [`Scene::from_json`], which names
 //! the field at fault in every error.
 
-use super::lof::{LofResult, Obstacles, line_of_fire};
+use super::lof::{LofResult, Obstacles, ViewerCaches, line_of_fire, may_block};
 use super::measure::{ZocVerdict, distance, height_gap, zoc};
 use super::segment::{Where, locate};
 use super::{Arc, Body, Silhouette, TablePoint, Terrain};
@@ -265,25 +265,95 @@ impl Scene {
 
     /// Distance, ZoC and LoF for every ordered pair `(from, to)`, `from != to`, in scene order.
     pub fn all_pairs(&self) -> Vec<PairMeasure> {
-        let bodies = self.bodies();
-        let obstacles = Obstacles::new(&self.terrain, &bodies);
+        PairTable::new(self).pairs
+    }
+}
+
+/// Distance, ZoC and LoF for every ordered pair of a scene's troopers, kept up to date as they
+/// move: [`PairTable::refresh`] measures again only the pairs a change can alter, and the table
+/// then holds exactly what [`Scene::all_pairs`] gives for the changed scene.
+///
+/// A pair is measured again when one of its two troopers changed in any way, or when a trooper
+/// that changed place or Silhouette could block a line between them before or after the change
+/// ([`may_block`]). Nothing else enters a pair's answers.
+#[derive(Debug)]
+pub struct PairTable {
+    pairs: Vec<PairMeasure>,
+    /// What the LoF queries worked out per viewer, with the terrain and bodies they were for.
+    caches: ViewerCaches,
+}
+
+impl PairTable {
+    /// Every pair of `scene` measured.
+    pub fn new(scene: &Scene) -> Self {
+        let bodies = scene.bodies();
+        let obstacles = Obstacles::new(&scene.terrain, &bodies);
         let n = bodies.len();
-        let mut out = Vec::with_capacity(n * n.saturating_sub(1));
+        let mut pairs = Vec::with_capacity(n * n.saturating_sub(1));
         for i in 0..n {
             for j in 0..n {
-                if i == j {
-                    continue;
+                if i != j {
+                    pairs.push(measure_pair(&obstacles, &bodies, i, j));
                 }
-                out.push(PairMeasure {
-                    from: i,
-                    to: j,
-                    distance_in: distance(&bodies[i], &bodies[j]),
-                    zoc: zoc(&bodies[i], &bodies[j]),
-                    lof: line_of_fire(&obstacles, &bodies[i], &bodies[j], &[i, j]),
-                });
             }
         }
-        out
+        Self { pairs, caches: obstacles.into_caches() }
+    }
+
+    /// Every ordered pair `(from, to)`, `from != to`, in scene order.
+    pub fn pairs(&self) -> &[PairMeasure] {
+        &self.pairs
+    }
+
+    /// Bring the table up to date with `scene` (the same scene with troopers moved, turned or
+    /// changed; any other change — terrain, or troopers added or removed — measures everything
+    /// again). Returns how many pairs were measured again.
+    pub fn refresh(&mut self, scene: &Scene) -> usize {
+        let bodies = scene.bodies();
+        let before = self.caches.bodies();
+        if before.len() != bodies.len() || !self.caches.same_terrain(&scene.terrain) {
+            *self = Self::new(scene);
+            return self.pairs.len();
+        }
+        let changed: Vec<usize> = (0..bodies.len()).filter(|&k| before[k] != bodies[k]).collect();
+        if changed.is_empty() {
+            return 0;
+        }
+        // The changed troopers that may block other pairs' lines: as they were, and as they are.
+        let in_the_way: Vec<Body> = changed
+            .iter()
+            .filter(|&&k| {
+                let (b0, b1) = (&before[k], &bodies[k]);
+                (b0.centre, b0.silhouette, b0.elevation_in) != (b1.centre, b1.silhouette, b1.elevation_in)
+            })
+            .flat_map(|&k| [before[k], bodies[k]])
+            .collect();
+        let caches = std::mem::take(&mut self.caches);
+        let obstacles = Obstacles::with_caches(&scene.terrain, &bodies, caches);
+        let mut measured = 0;
+        for m in self.pairs.iter_mut() {
+            let (i, j) = (m.from, m.to);
+            let again = changed.contains(&i)
+                || changed.contains(&j)
+                || in_the_way.iter().any(|o| may_block(&bodies[i], &bodies[j], o));
+            if again {
+                *m = measure_pair(&obstacles, &bodies, i, j);
+                measured += 1;
+            }
+        }
+        self.caches = obstacles.into_caches();
+        measured
+    }
+}
+
+/// Distance, ZoC and LoF from body `i` to body `j` among `bodies`.
+fn measure_pair(obstacles: &Obstacles, bodies: &[Body], i: usize, j: usize) -> PairMeasure {
+    PairMeasure {
+        from: i,
+        to: j,
+        distance_in: distance(&bodies[i], &bodies[j]),
+        zoc: zoc(&bodies[i], &bodies[j]),
+        lof: line_of_fire(obstacles, &bodies[i], &bodies[j], &[i, j]),
     }
 }
 
