@@ -735,8 +735,8 @@ struct Query<'o, 'a, 'b> {
     clip_tmp: &'b mut Vec<TablePoint>,
     /// What blocked the last line found blocked.
     last_hit: Option<Blocker>,
-    /// The terrain piece whose shadow alone covered the target from the last viewer point.
-    last_cover: Option<usize>,
+    /// The blockers whose shadows covered the target from the last viewer point.
+    cover: &'b mut Vec<Blocker>,
 }
 
 /// Points tagged with the outline they come from.
@@ -767,6 +767,8 @@ struct Buffers {
     /// Fans from a viewer that is not one of the bodies, and the pieces that may span.
     fans: Vec<Fan>,
     spanning: Vec<usize>,
+    /// The blockers whose shadows last covered the target (see [`Query::shadows`]).
+    cover: Vec<Blocker>,
 }
 
 /// A blocker's part inside the hull, for [`separating_chain`]: a clipped convex footprint, or a
@@ -936,7 +938,9 @@ fn line_of_fire_in(
         near,
         fans,
         spanning,
+        cover,
     } = buffers;
+    cover.clear();
 
     // 2a. One tall convex piece across the hull of both whole bases: every line is blocked. Only
     // a piece whose fan from the viewer's centre holds every direction to the target's disc can
@@ -970,8 +974,7 @@ fn line_of_fire_in(
     terrain.clear();
     bodies.clear();
     let (clip, clip_tmp) = (&mut clip.0, &mut clip.1);
-    let mut q =
-        Query { obs: obstacles, terrain, bodies, scratch, shadows, clip, clip_tmp, last_hit: None, last_cover: None };
+    let mut q = Query { obs: obstacles, terrain, bodies, scratch, shadows, clip, clip_tmp, last_hit: None, cover };
     // (In index order, every obstacle whose circle comes within `reach` of the segment: a
     // superset of those the exact tests below keep.)
     obstacles.near_segment(viewer_body, va.centre, tb.centre, reach, near);
@@ -1439,7 +1442,35 @@ struct Shadows {
     /// Unit vector from the viewer point to the target's centre.
     u: TablePoint,
     /// Every target point's direction lies within `±extent` (as the tangent of its angle to `u`).
+    #[cfg(test)]
     extent: f64,
+    /// Whether the shadows cover every target point's direction (every line is blocked).
+    covered: bool,
+}
+
+/// What [`Query::shadows`] works out once per viewer point for every candidate's shadow.
+struct ShadowFrame {
+    a: TablePoint,
+    u: TablePoint,
+    cos_ext: f64,
+    l_min: f64,
+    l_max: f64,
+    z: Profile,
+    z_hi: Profile,
+}
+
+impl ShadowFrame {
+    /// Heights of the line at distances in `[s_lo, s_hi]` from `a`, over every length, for every
+    /// line from profile `z` up to `z_hi` (raised lines: heights grow with both ends').
+    fn z_range(&self, s_lo: f64, s_hi: f64) -> (f64, f64) {
+        let at = |z: Profile| {
+            let h = |rho: f64| z.0 + (z.1 - z.0) * rho;
+            let (z0, z1) = (h(s_lo / self.l_max), h(s_hi / self.l_min));
+            (z0.min(z1), z0.max(z1))
+        };
+        let (lo, hi) = (at(self.z), at(self.z_hi));
+        (lo.0.min(hi.0), lo.1.max(hi.1))
+    }
 }
 
 impl Query<'_, '_, '_> {
@@ -1449,7 +1480,8 @@ impl Query<'_, '_, '_> {
     /// passes at least [`SHADOW_MARGIN_IN`] inside one candidate blocker, in front of `a` and
     /// short of the target, at a point where it is inside that blocker's heights for every line
     /// length possible (for a low piece, only its part where every line is below it: see
-    /// [`low_stretch`]). `None` when `a` is too close to the target for this.
+    /// [`low_stretch`]). Once they cover the target, the rest are left out. `None` when `a` is
+    /// too close to the target for this.
     ///
     /// Sound for [`Query::blocked`]: a line whose direction is in a shadow is blocked there.
     fn shadows(&mut self, a: TablePoint, z: Profile, z_hi: Profile, (cb, rb): (TablePoint, f64)) -> Option<Shadows> {
@@ -1464,99 +1496,130 @@ impl Query<'_, '_, '_> {
         let extent = rb / (d_b * d_b - rb * rb).sqrt();
         // (For directions within the extent, `|w| ≤ w·u / cos_ext`.)
         let cos_ext = 1.0 / (1.0 + extent * extent).sqrt();
-        let (l_min, l_max) = (d_b - rb, d_b + rb);
-        // Heights of the line at distances in [s_lo, s_hi] from `a`, over every length, for every
-        // line from profile `z` up to `z_hi` (raised lines: heights grow with both ends').
-        let z_range = |s_lo: f64, s_hi: f64| {
-            let at = |z: Profile| {
-                let h = |rho: f64| z.0 + (z.1 - z.0) * rho;
-                let (z0, z1) = (h(s_lo / l_max), h(s_hi / l_min));
-                (z0.min(z1), z0.max(z1))
-            };
-            (at(z).0.min(at(z_hi).0), at(z).1.max(at(z_hi).1))
-        };
-        let margin = EPS + 1e-7;
+        let f = ShadowFrame { a, u, cos_ext, l_min: d_b - rb, l_max: d_b + rb, z, z_hi };
         self.shadows.clear();
-        // (The piece that alone covered the target from the last point first: from a point
-        // beside it, it mostly does again.)
-        let first = self.last_cover.filter(|k| self.terrain.contains(k));
-        for i in first.into_iter().chain(self.terrain.iter().copied().filter(|&i| Some(i) != first)) {
-            let core = &self.obs.terrain_core[i];
-            if core.is_empty() {
+        let done = |covered| {
+            Some(Shadows {
+                u,
+                #[cfg(test)]
+                extent,
+                covered,
+            })
+        };
+        // The blockers whose shadows covered the target from the last point first: from a point
+        // beside it, they mostly do again.
+        let n_first = self.cover.len();
+        for n in 0..n_first {
+            if let Some(s) = self.shadow(self.cover[n], &f) {
+                self.shadows.push(s);
+            }
+        }
+        if n_first > 0 && covers(self.shadows, -extent, extent) {
+            return done(true);
+        }
+        // Then the rest, in order (terrain, then troopers), each one that casts a shadow joining
+        // the cover.
+        let n_terrain = self.terrain.len();
+        for n in 0..n_terrain + self.bodies.len() {
+            let k = if n < n_terrain {
+                Blocker::Terrain(self.terrain[n])
+            } else {
+                Blocker::Trooper(self.bodies[n - n_terrain])
+            };
+            if self.cover[..n_first].contains(&k) {
                 continue;
             }
-            let poly = &self.obs.terrain[i].polygon;
-            let (mut s_lo, mut s_hi2) = (f64::INFINITY, 0.0f64);
-            for &v in poly {
-                let w = v.sub(a);
-                s_lo = s_lo.min(w.dot(u));
-                s_hi2 = s_hi2.max(w.dot(w));
-            }
-            let s_hi = s_hi2.sqrt();
-            let h = self.obs.terrain[i].height_in - margin;
-            let part: &[TablePoint] = if s_lo > 0.0 && s_hi < l_min && z_range(s_lo, s_hi).1 < h {
-                core // in front of `a`, short of the target, lower than the piece wherever it crosses it
-            } else {
-                // Only the part of the core in front of `a`, short of the target's nearest point
-                // for every direction within the extent, where every line is lower than the piece.
-                let Some((near, far)) = low_stretch(z, z_hi, h, l_min, l_max, cos_ext) else { continue };
-                let (near, far) = (near.max(SHADOW_MARGIN_IN), far.min(l_min * cos_ext));
-                if near >= far {
-                    continue;
-                }
-                let (cut, tmp) = (&mut *self.clip, &mut *self.clip_tmp);
-                cut.clear();
-                cut.extend_from_slice(core);
-                for (bound, sign) in [(near, 1.0), (far, -1.0)] {
-                    if cut.iter().any(|&v| sign * (v.sub(a).dot(u) - bound) < 0.0) {
-                        std::mem::swap(cut, tmp);
-                        cut.clear();
-                        clip_half_plane(tmp, cut, |v| sign * (v.sub(a).dot(u) - bound));
-                    }
-                }
-                if cut.len() < 3 {
-                    continue;
-                }
-                cut
-            };
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for &v in part {
-                let w = v.sub(a);
-                let tau = u.cross(w) / w.dot(u);
-                lo = lo.min(tau);
-                hi = hi.max(tau);
-            }
+            let Some((lo, hi)) = self.shadow(k, &f) else { continue };
             self.shadows.push((lo, hi));
+            self.cover.push(k);
             if lo <= -extent && hi >= extent {
                 // This one alone covers the target: the rest cannot add anything.
-                self.last_cover = Some(i);
-                return Some(Shadows { u, extent });
+                self.cover.clear();
+                self.cover.push(k);
+                return done(true);
             }
         }
-        for &j in self.bodies.iter() {
-            let c = &self.obs.bodies[j];
-            let r = c.radius();
-            let w = c.centre.sub(a);
-            let (along, across) = (w.dot(u), u.cross(w));
-            let d = w.norm();
-            let (s_lo, s_hi) = (d - r, d + r);
-            if along - r <= 0.0 || s_hi >= l_min {
-                continue;
+        let covered = covers(self.shadows, -extent, extent);
+        if !covered {
+            self.cover.truncate(n_first);
+        }
+        done(covered)
+    }
+
+    /// Candidate `k`'s shadow from the viewer point of `f`, if it casts one (see
+    /// [`Query::shadows`]).
+    fn shadow(&mut self, k: Blocker, f: &ShadowFrame) -> Option<(f64, f64)> {
+        let (a, u) = (f.a, f.u);
+        let margin = EPS + 1e-7;
+        match k {
+            Blocker::Terrain(i) => {
+                let core = &self.obs.terrain_core[i];
+                if core.is_empty() {
+                    return None;
+                }
+                let poly = &self.obs.terrain[i].polygon;
+                let (mut s_lo, mut s_hi2) = (f64::INFINITY, 0.0f64);
+                for &v in poly {
+                    let w = v.sub(a);
+                    s_lo = s_lo.min(w.dot(u));
+                    s_hi2 = s_hi2.max(w.dot(w));
+                }
+                let s_hi = s_hi2.sqrt();
+                let h = self.obs.terrain[i].height_in - margin;
+                let part: &[TablePoint] = if s_lo > 0.0 && s_hi < f.l_min && f.z_range(s_lo, s_hi).1 < h {
+                    core // in front of `a`, short of the target, lower than the piece wherever it crosses it
+                } else {
+                    // Only the part of the core in front of `a`, short of the target's nearest point
+                    // for every direction within the extent, where every line is lower than the piece.
+                    let (near, far) = low_stretch(f.z, f.z_hi, h, f.l_min, f.l_max, f.cos_ext)?;
+                    let (near, far) = (near.max(SHADOW_MARGIN_IN), far.min(f.l_min * f.cos_ext));
+                    if near >= far {
+                        return None;
+                    }
+                    let (cut, tmp) = (&mut *self.clip, &mut *self.clip_tmp);
+                    cut.clear();
+                    cut.extend_from_slice(core);
+                    for (bound, sign) in [(near, 1.0), (far, -1.0)] {
+                        if cut.iter().any(|&v| sign * (v.sub(a).dot(u) - bound) < 0.0) {
+                            std::mem::swap(cut, tmp);
+                            cut.clear();
+                            clip_half_plane(tmp, cut, |v| sign * (v.sub(a).dot(u) - bound));
+                        }
+                    }
+                    if cut.len() < 3 {
+                        return None;
+                    }
+                    cut
+                };
+                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+                for &v in part {
+                    let w = v.sub(a);
+                    let tau = u.cross(w) / w.dot(u);
+                    lo = lo.min(tau);
+                    hi = hi.max(tau);
+                }
+                Some((lo, hi))
             }
-            let (zl, zh) = z_range(s_lo, s_hi);
-            if zh >= c.top() - margin || zl <= c.bottom() + margin {
-                continue;
-            }
-            // The disc shrunk by the margin: tangents at ±β from the centre's direction ψ.
-            let rs = r - SHADOW_MARGIN_IN;
-            let (tp, tbeta) = (across / along, rs / (d * d - rs * rs).sqrt());
-            let (lo, hi) = ((tp - tbeta) / (1.0 + tp * tbeta), (tp + tbeta) / (1.0 - tp * tbeta));
-            self.shadows.push((lo, hi));
-            if lo <= -extent && hi >= extent {
-                break; // this one alone covers the target
+            Blocker::Trooper(j) => {
+                let c = &self.obs.bodies[j];
+                let r = c.radius();
+                let w = c.centre.sub(a);
+                let (along, across) = (w.dot(u), u.cross(w));
+                let d = w.norm();
+                let (s_lo, s_hi) = (d - r, d + r);
+                if along - r <= 0.0 || s_hi >= f.l_min {
+                    return None;
+                }
+                let (zl, zh) = f.z_range(s_lo, s_hi);
+                if zh >= c.top() - margin || zl <= c.bottom() + margin {
+                    return None;
+                }
+                // The disc shrunk by the margin: tangents at ±β from the centre's direction ψ.
+                let rs = r - SHADOW_MARGIN_IN;
+                let (tp, tbeta) = (across / along, rs / (d * d - rs * rs).sqrt());
+                Some(((tp - tbeta) / (1.0 + tp * tbeta), (tp + tbeta) / (1.0 - tp * tbeta)))
             }
         }
-        Some(Shadows { u, extent })
     }
 }
 
@@ -1628,9 +1691,7 @@ fn search_shadowed(
             let l_min = a.dist(target.0) - target.1 - 1e-6;
             let z_hi = if raised { tops.ceiling(z, l_min) } else { z };
             let sh = q.shadows(a, z, z_hi, target);
-            if let Some(sh) = &sh
-                && covers(q.shadows, -sh.extent, sh.extent)
-            {
+            if sh.as_ref().is_some_and(|sh| sh.covered) {
                 continue;
             }
             for &b in to {
@@ -2054,6 +2115,7 @@ mod tests {
         shadows: Vec<(f64, f64)>,
         clip: Vec<TablePoint>,
         clip_tmp: Vec<TablePoint>,
+        cover: Vec<Blocker>,
     }
 
     impl TestBuffers {
@@ -2073,7 +2135,7 @@ mod tests {
                 clip: &mut self.clip,
                 clip_tmp: &mut self.clip_tmp,
                 last_hit: None,
-                last_cover: None,
+                cover: &mut self.cover,
             }
         }
     }
