@@ -606,8 +606,16 @@ impl Region {
         // Every such line is within asin((r + other_r) / distance) of the centre line, so its
         // crossing point's outward normal u has u·dir ≥ -sin of that.
         let margin = ((self.r + other_r) / len).min(1.0) + 1e-9;
+        // (Only points within a quarter-turn and asin(margin) of `dir` pass: the test visits
+        // those, and one more either side, in the circle's order.)
+        let step = std::f64::consts::TAU / n as f64;
+        let (theta, half) = (dir.y.atan2(dir.x), std::f64::consts::FRAC_PI_2 + margin.min(1.0).asin());
+        let first = ((theta - half) / step).floor() as isize - 1;
+        let count = (((theta + half) / step).ceil() as isize + 1 - first + 1).clamp(0, n as isize) as usize;
+        let start = first.rem_euclid(n as isize) as usize;
+        let (wrapped, tail) = if start + count > n { (start + count - n, start..n) } else { (0, start..start + count) };
         with_unit_circle(n, |circle| {
-            for &u in circle {
+            for &u in circle[..wrapped].iter().chain(&circle[tail]) {
                 let p = self.centre.add(u.scale(self.r));
                 if u.dot(dir) >= -margin * len && self.ahead(p) >= 0.0 {
                     pts.push(p);
