@@ -8,7 +8,7 @@ pub mod camera_view;
 pub mod game_session;
 mod plan;
 
-use crate::geometry::{PairMeasure, Scene, ZocVerdict, visibility_polygon};
+use crate::geometry::{PairTable, Scene, ZocVerdict, visibility_polygon};
 use anyhow::Context as _;
 use std::path::Path;
 
@@ -69,7 +69,8 @@ pub struct SightlineApp {
     prefs: Prefs,
     scene: Scene,
     title: String,
-    pairs: Vec<PairMeasure>,
+    /// Every pair's distance, ZoC and LoF (refreshed, not recomputed, when troopers move).
+    pairs: PairTable,
     selected: Option<usize>,
     visibility: Vec<crate::geometry::TablePoint>,
     commands: Vec<Command>,
@@ -101,7 +102,7 @@ impl SightlineApp {
                 }
             })
             .unwrap_or_default();
-        let pairs = scene.all_pairs();
+        let pairs = PairTable::new(&scene);
         let mut app = Self {
             prefs,
             scene,
@@ -329,7 +330,7 @@ impl SightlineApp {
             .collect();
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
         if let Some(sel) = self.selected {
-            for m in self.pairs.iter().filter(|m| m.from == sel) {
+            for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
                 if m.lof.lof.has_lof() || matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) {
                     let a = to_screen(self.scene.troopers[m.from].body.centre);
                     let b = to_screen(self.scene.troopers[m.to].body.centre);
@@ -421,7 +422,7 @@ impl SightlineApp {
             ui.strong("ZoC");
             ui.strong("LoF");
             ui.end_row();
-            for m in self.pairs.iter().filter(|m| m.from == sel) {
+            for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
                 let other = &self.scene.troopers[m.to];
                 ui.colored_label(plan::side_colour(other.side), &other.id);
                 ui.label(self.length(m.distance_in));
@@ -521,7 +522,7 @@ impl SightlineApp {
             }
             let view = plan::PlanView {
                 scene: &self.scene,
-                pairs: &self.pairs,
+                pairs: self.pairs.pairs(),
                 selected: self.selected,
                 visibility: if self.prefs.visibility { &self.visibility } else { &[] },
                 all_zoc: self.prefs.all_zoc,
