@@ -10,7 +10,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use geo_visibility::Visibility;
 use sightline::geometry::{
-    Arc, Obstacles, PairTable, Scene, TablePoint, distance, line_of_fire, visibility_polygon, zoc,
+    Arc, Body, Obstacles, PairTable, Scene, TablePoint, distance, line_of_fire, visibility_polygon, zoc,
 };
 use std::hint::black_box;
 
@@ -48,11 +48,10 @@ fn refresh(c: &mut Criterion) {
     // Each trooper stepped 1" (the first of four directions that leaves a valid scene).
     let moves: Vec<Scene> = (0..scene.troopers.len())
         .filter_map(|k| {
+            let b = scene.troopers[k].body;
             [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].into_iter().find_map(|(dx, dy)| {
-                let mut troopers = scene.troopers.clone();
-                let p = troopers[k].body.centre;
-                troopers[k].body.centre = TablePoint::new(p.x + dx, p.y + dy);
-                Scene::new(scene.table, troopers, scene.terrain.clone()).ok()
+                let centre = TablePoint::new(b.centre.x + dx, b.centre.y + dy);
+                scene.with_body(k, Body { centre, ..b }).ok()
             })
         })
         .collect();

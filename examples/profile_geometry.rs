@@ -14,7 +14,7 @@
 //! subtract the `refresh 0` run (the same without the refreshes) and divide by 120·N.
 
 use geo_visibility::Visibility as _;
-use sightline::geometry::{Arc, PairTable, Scene, TablePoint, visibility_polygon};
+use sightline::geometry::{Arc, Body, PairTable, Scene, TablePoint, visibility_polygon};
 
 fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
@@ -62,11 +62,10 @@ fn main() {
 fn one_inch_moves(scene: &Scene) -> Vec<Scene> {
     (0..scene.troopers.len())
         .filter_map(|k| {
+            let b = scene.troopers[k].body;
             [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)].into_iter().find_map(|(dx, dy)| {
-                let mut troopers = scene.troopers.clone();
-                let c = troopers[k].body.centre;
-                troopers[k].body.centre = TablePoint::new(c.x + dx, c.y + dy);
-                Scene::new(scene.table, troopers, scene.terrain.clone()).ok()
+                let centre = TablePoint::new(b.centre.x + dx, b.centre.y + dy);
+                scene.with_body(k, Body { centre, ..b }).ok()
             })
         })
         .collect()

@@ -44,9 +44,7 @@ fn change() -> impl Strategy<Value = Change> {
 /// The scene with `c` made, if it is still a valid scene (not off the table, in terrain or on
 /// another trooper).
 fn apply(scene: &Scene, c: &Change) -> Option<Scene> {
-    let mut troopers = scene.troopers.clone();
-    let t = troopers.get_mut(c.trooper)?;
-    let b = &mut t.body;
+    let mut b = scene.troopers.get(c.trooper)?.body;
     b.centre = TablePoint::new(b.centre.x + c.step.0, b.centre.y + c.step.1);
     b.facing_deg = (b.facing_deg + c.turn).rem_euclid(360.0);
     if let Some(s) = c.silhouette {
@@ -58,7 +56,7 @@ fn apply(scene: &Scene, c: &Change) -> Option<Scene> {
     if let Some(z) = c.elevation {
         b.elevation_in = z;
     }
-    Scene::new(scene.table, troopers, scene.terrain.clone()).ok()
+    scene.with_body(c.trooper, b).ok()
 }
 
 #[test]
@@ -147,6 +145,20 @@ fn only_pairs_a_change_can_alter_are_measured_again() {
     fewer.troopers.pop();
     assert_eq!(table.refresh(&fewer), 2);
     assert_eq!(table.pairs(), fewer.all_pairs().as_slice());
+}
+
+#[test]
+fn a_changed_body_is_checked_like_a_new_scene() {
+    let scene = three((20.0, 30.0));
+    let b = scene.troopers[2].body;
+    let err = scene.with_body(3, b).expect_err("there is no fourth trooper").to_string();
+    assert!(err.starts_with("troopers[3]"), "{err}");
+    // Onto the crate (1" tall) from the table: standing inside terrain.
+    let onto = Body { centre: TablePoint::new(41.0, 41.0), ..b };
+    let err = scene.with_body(2, onto).expect_err("c stands inside the crate").to_string();
+    assert!(err.contains("elevation") && err.contains("crate"), "{err}");
+    // On top of it: fine.
+    assert!(scene.with_body(2, onto.elevated(1.0)).is_ok());
 }
 
 #[test]

@@ -357,13 +357,11 @@ impl<'a> Obstacles<'a> {
             body_soa,
             fans: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
             sectors: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
-            reach_max: bodies.iter().map(|b| b.radius()).fold(0.0, f64::max) * REACH_FACTOR,
+            reach_max: broad_reach(bodies.iter().map(|b| b.radius()).fold(0.0, f64::max), 0.0),
             facings: bodies.iter().map(|b| (b.facing_deg, b.facing_unit())).collect(),
         }
     }
-}
 
-impl<'a> Obstacles<'a> {
     /// Like [`Obstacles::new`], keeping from `caches` what still holds: when they were worked
     /// out over the same terrain and as many bodies, every body that has not moved keeps its
     /// fans, and every viewer keeps its sectors, with the bodies that moved moved in them.
@@ -412,7 +410,7 @@ impl<'a> Obstacles<'a> {
 /// their LoF at all): whether it comes within the broad phase's reach of the segment between
 /// their centres (inches). When it does not, [`line_of_fire`] answers the same wherever it is.
 pub fn may_block(viewer: &Body, target: &Body, other: &Body) -> bool {
-    let reach = viewer.radius().max(target.radius()) * REACH_FACTOR;
+    let reach = broad_reach(viewer.radius(), target.radius());
     let len = viewer.centre.dist(target.centre);
     // (The margin is far above rounding, as in the broad phase's own tests.)
     point_segment_distance(other.centre, viewer.centre, target.centre) < reach + other.radius() + 1e-6 * (1.0 + len)
@@ -478,6 +476,12 @@ impl Obstacles<'_> {
 /// The broad phase's reach beyond the larger radius: the 16-gon outlines are up to 2% larger
 /// than the bases.
 const REACH_FACTOR: f64 = 1.05;
+
+/// How far from the segment between the centres of bases of radii `ra` and `rb` the broad
+/// phase looks (inches): a capsule that holds the hull of both bases' outlines.
+fn broad_reach(ra: f64, rb: f64) -> f64 {
+    ra.max(rb) * REACH_FACTOR
+}
 
 /// How far inside a blocker a line must pass to count as surely blocked by a shadow, inches: the
 /// line then crosses the blocker for at least this long, far more than the exact test's 1e-9 of
@@ -926,7 +930,7 @@ fn line_of_fire_in(
 
     // 2. Broad phase: what comes within the larger radius (plus the outline polygon's 2%) of the
     // segment joining the centres — a capsule that contains the hull of both bases.
-    let reach = ra.max(rb) * REACH_FACTOR;
+    let reach = broad_reach(ra, rb);
     let bbox = Aabb::around([va.centre, tb.centre]).grown(reach);
     let Buffers {
         terrain,

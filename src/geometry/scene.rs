@@ -250,6 +250,17 @@ impl Scene {
         self.troopers.iter().map(|t| t.body).collect()
     }
 
+    /// This scene with trooper `k`'s body replaced by `body` (moved, turned, changed), checked as
+    /// [`Scene::new`] checks a scene.
+    pub fn with_body(&self, k: usize, body: Body) -> Result<Scene, SceneError> {
+        let mut troopers = self.troopers.clone();
+        let t = troopers
+            .get_mut(k)
+            .ok_or_else(|| bad(format!("troopers[{k}]"), format!("there are {} troopers", self.troopers.len())))?;
+        t.body = body;
+        Scene::new(self.table, troopers, self.terrain.clone())
+    }
+
     /// Index of the trooper with id `id`.
     pub fn trooper_index(&self, id: &str) -> Option<usize> {
         self.troopers.iter().position(|t| t.id == id)
