@@ -145,7 +145,7 @@ pub struct Obstacles<'a> {
     terrain_soa: [Vec<f64>; 4],
     body_soa: [Vec<f64>; 3],
     /// Per body, worked out the first time it is a viewer: every piece's [`Fan`] from its centre.
-    fans: Vec<std::sync::OnceLock<Vec<Fan>>>,
+    fans: Vec<std::sync::OnceLock<Fans>>,
     /// Per body, worked out the first time it is a viewer: which obstacles lie in which
     /// direction from its centre (the broad phase for its targets).
     sectors: Vec<std::sync::OnceLock<Sectors>>,
@@ -248,7 +248,7 @@ fn mark(masks: &mut [u64], words: usize, k: usize, span: Option<(TablePoint, Tab
 pub struct ViewerCaches {
     terrain: Vec<Terrain>,
     bodies: Vec<Body>,
-    fans: Vec<std::sync::OnceLock<Vec<Fan>>>,
+    fans: Vec<std::sync::OnceLock<Fans>>,
     sectors: Vec<std::sync::OnceLock<Sectors>>,
     reach_max: f64,
 }
@@ -298,18 +298,58 @@ struct Fan {
     hi: TablePoint,
 }
 
-/// The [`Fan`]s from point `c` of the convex pieces it is outside of, tallest first, into `out`.
-/// (A concave piece, or one that `c` is on or in, never spans: see [`spanning_pieces`].)
-fn fans_from(obs: &Obstacles, c: TablePoint, out: &mut Vec<Fan>) {
-    out.clear();
-    out.extend(obs.convex_by_height.iter().filter_map(|&piece| {
-        let t = &obs.terrain[piece];
-        if locate(&t.polygon, c) != Where::Outside {
-            return None;
+/// The [`Fan`]s from one point of the convex pieces it is outside of, tallest first, and which of
+/// them reach into each slice of directions (fan `i` is bit `i`, as in [`Sectors`]).
+#[derive(Debug, Clone, Default)]
+struct Fans {
+    list: Vec<Fan>,
+    words: usize,
+    /// `SECTORS × words` bits.
+    slices: Vec<u64>,
+}
+
+impl Fans {
+    /// The fans from point `c`, into `self`. (A concave piece, or one that `c` is on or in, never
+    /// spans: see [`spanning_pieces`].)
+    fn fill(&mut self, obs: &Obstacles, c: TablePoint) {
+        self.list.clear();
+        self.list.extend(obs.convex_by_height.iter().filter_map(|&piece| {
+            let t = &obs.terrain[piece];
+            if locate(&t.polygon, c) != Where::Outside {
+                return None;
+            }
+            let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
+            Some(Fan { piece, height: t.height_in, lo, hi })
+        }));
+        self.words = self.list.len().div_ceil(64).max(1);
+        self.slices.clear();
+        self.slices.resize(SECTORS * self.words, 0);
+        for (i, f) in self.list.iter().enumerate() {
+            mark(&mut self.slices, self.words, i, Some((f.lo, f.hi)));
         }
-        let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
-        Some(Fan { piece, height: t.height_in, lo, hi })
-    }));
+    }
+
+    /// The pieces taller than `low` (inches) whose fans hold both directions `t0` and `t1`,
+    /// into `out` (in the fans' order).
+    fn holding(&self, t0: TablePoint, t1: TablePoint, low: f64, out: &mut Vec<usize>) {
+        // (Only fans reaching into both directions' slices can hold both; the tallest come first.)
+        let taller = self.list.partition_point(|f| f.height > low);
+        let (row0, row1) = (sector(t0) * self.words, sector(t1) * self.words);
+        for w in 0..self.words {
+            let mut m = self.slices[row0 + w] & self.slices[row1 + w];
+            while m != 0 {
+                let i = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if i >= taller {
+                    break;
+                }
+                let f = &self.list[i];
+                if f.holds(t0) && f.holds(t1) {
+                    out.push(f.piece);
+                }
+            }
+        }
+    }
 }
 
 impl Fan {
@@ -777,7 +817,7 @@ struct Buffers {
     /// The broad phase's obstacles near the pair.
     near: Vec<usize>,
     /// Fans from a viewer that is not one of the bodies, and the pieces that may span.
-    fans: Vec<Fan>,
+    fans: Fans,
     spanning: Vec<usize>,
     /// The blockers whose shadows last covered the target (see [`Query::shadows`]).
     cover: Vec<Blocker>,
@@ -957,14 +997,14 @@ fn line_of_fire_in(
     // 2a. One tall convex piece across the hull of both whole bases: every line is blocked. Only
     // a piece whose fan from the viewer's centre holds every direction to the target's disc can
     // (every line from there to the disc crosses it): that cheap test picks the few to check.
-    let fans: &[Fan] = match viewer_body {
+    let fans: &Fans = match viewer_body {
         Some(k) => obstacles.fans[k].get_or_init(|| {
-            let mut out = Vec::new();
-            fans_from(obstacles, viewer.centre, &mut out);
+            let mut out = Fans::default();
+            out.fill(obstacles, viewer.centre);
             out
         }),
         None => {
-            fans_from(obstacles, viewer.centre, fans);
+            fans.fill(obstacles, viewer.centre);
             fans
         }
     };
@@ -974,8 +1014,7 @@ fn line_of_fire_in(
         // (No line is lower than the lower end of the height bound: a piece no taller than that
         // never spans. The fans come tallest first.)
         let low = ceiling.z.0.min(ceiling.z.1) + 2.0 * EPS;
-        spanning
-            .extend(fans.iter().take_while(|f| f.height > low).filter(|f| f.holds(t0) && f.holds(t1)).map(|f| f.piece));
+        fans.holding(t0, t1, low, spanning);
         spanning.sort_unstable();
     }
     if !spanning.is_empty()
@@ -2369,5 +2408,46 @@ mod tests {
         }
         // (And the slices do cut the list: far fewer than every obstacle for every segment.)
         assert!(kept > 10_000 && listed < 30 * 60 * 40 * 100 / 3, "{kept} kept, {listed} listed");
+    }
+
+    /// The fans' slices drop no piece whose fan holds both directions: the same pieces as
+    /// testing every fan taller than the bound.
+    #[test]
+    fn fan_slices_drop_no_piece_that_may_span() {
+        let mut rnd = xorshift(0x5eed_fa25_0000_0001_u64);
+        let (mut found, mut queries) = (0, 0);
+        for _ in 0..30 {
+            let terrain: Vec<Terrain> = (0..70)
+                .filter_map(|k| {
+                    let (x, y) = (48.0 * rnd(), 48.0 * rnd());
+                    let (w, d) = (0.1 + 8.0 * rnd(), 0.1 + 8.0 * rnd());
+                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 4.0 * rnd()).ok()
+                })
+                .collect();
+            let obs = Obstacles::new(&terrain, &[]);
+            let mut fans = Fans::default();
+            let mut got = Vec::new();
+            for _ in 0..40 {
+                let c = TablePoint::new(48.0 * rnd(), 48.0 * rnd());
+                fans.fill(&obs, c);
+                for _ in 0..40 {
+                    let w = TablePoint::from_angle_deg(360.0 * rnd()).scale(1.0 + 30.0 * rnd());
+                    let Some((t0, t1)) = tangent_directions(w, 0.1 + rnd()) else { continue };
+                    let low = 4.5 * rnd();
+                    got.clear();
+                    fans.holding(t0, t1, low, &mut got);
+                    let want: Vec<usize> = fans
+                        .list
+                        .iter()
+                        .filter(|f| f.height > low && f.holds(t0) && f.holds(t1))
+                        .map(|f| f.piece)
+                        .collect();
+                    assert_eq!(got, want, "from {c:?} towards {w:?}");
+                    found += want.len();
+                    queries += 1;
+                }
+            }
+        }
+        assert!(found > 1_000 && queries > 40_000, "{found} pieces found in {queries} queries");
     }
 }
