@@ -314,8 +314,11 @@ impl Fans {
     fn fill(&mut self, obs: &Obstacles, c: TablePoint) {
         self.list.clear();
         self.list.extend(obs.convex_by_height.iter().filter_map(|&piece| {
-            let t = &obs.terrain[piece];
-            if locate(&t.polygon, c) != Where::Outside {
+            let (t, bx) = (&obs.terrain[piece], &obs.terrain_boxes[piece]);
+            // (Outside its box, and beyond what `locate` counts as on an edge: surely outside it.)
+            let g = 1e-8;
+            let outside = c.x < bx.min.x - g || c.x > bx.max.x + g || c.y < bx.min.y - g || c.y > bx.max.y + g;
+            if !outside && locate(&t.polygon, c) != Where::Outside {
                 return None;
             }
             let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
