@@ -167,6 +167,9 @@ struct Sectors {
     words: usize,
     /// `SECTORS × words` bits.
     masks: Vec<u64>,
+    /// For a 180° arc: the facing's unit vector, and how far behind the arc line (inches) an
+    /// obstacle may lie and still be listed (see [`Sectors::from`]).
+    front: Option<(TablePoint, f64)>,
 }
 
 /// A number that grows with the direction of nonzero `v` counter-clockwise from `+x`, in `[0, 4)`
@@ -188,21 +191,36 @@ fn sector(v: TablePoint) -> usize {
 }
 
 impl Sectors {
-    /// The obstacles of `obs` by direction from `c`, grown by `reach` (inches).
-    fn from(obs: &Obstacles, c: TablePoint, reach: f64) -> Self {
+    /// The obstacles of `obs` by direction from `c`, grown by `reach` (inches), for targets in
+    /// the arc (`front`: the facing's unit vector of a 180° arc; `None`: all around).
+    ///
+    /// With an arc, obstacles wholly more than `3·reach` behind its line are left out: a target
+    /// in the arc has its centre less than its radius behind the line, so the segment from `c`
+    /// to it does too, and an obstacle the broad phase keeps comes within `reach` of it (a
+    /// body's disc) or within `reach` along x and y (a piece's box), under `1.5·reach` in all —
+    /// and every radius is at most `reach`.
+    fn from(obs: &Obstacles, c: TablePoint, reach: f64, front: Option<TablePoint>) -> Self {
         let n = obs.terrain.len() + obs.bodies.len();
         let words = n.div_ceil(64).max(1);
+        let front = front.map(|f| (f, -3.0 * reach - 1e-6));
         let mut masks = vec![0u64; SECTORS * words];
+        let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
         for (k, bx) in obs.terrain_boxes.iter().enumerate() {
+            let corners = [bx.min, TablePoint::new(bx.max.x, bx.min.y), bx.max, TablePoint::new(bx.min.x, bx.max.y)];
+            if corners.iter().all(|&p| behind(p, 0.0)) {
+                continue;
+            }
             let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
             let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
             let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
             mark(&mut masks, words, k, if inside { None } else { directions_from(c, corners.into_iter()) });
         }
         for (j, b) in obs.bodies.iter().enumerate() {
-            mark(&mut masks, words, obs.terrain.len() + j, Self::body_span(c, b, reach));
+            if !behind(b.centre, b.radius()) {
+                mark(&mut masks, words, obs.terrain.len() + j, Self::body_span(c, b, reach));
+            }
         }
-        Self { words, masks }
+        Self { words, masks, front }
     }
 
     /// The directions from `c` of body `b`'s disc grown by `reach`; `None`: all around.
@@ -216,7 +234,9 @@ impl Sectors {
         for s in 0..SECTORS {
             self.masks[s * self.words + word] &= !bit;
         }
-        mark(&mut self.masks, self.words, k, Self::body_span(c, b, reach));
+        if !self.front.is_some_and(|(f, limit)| b.centre.sub(c).dot(f) + b.radius() < limit) {
+            mark(&mut self.masks, self.words, k, Self::body_span(c, b, reach));
+        }
     }
 }
 
@@ -309,12 +329,17 @@ struct Fans {
 }
 
 impl Fans {
-    /// The fans from point `c`, into `self`. (A concave piece, or one that `c` is on or in, never
-    /// spans: see [`spanning_pieces`].)
-    fn fill(&mut self, obs: &Obstacles, c: TablePoint) {
+    /// The fans from point `c`, into `self`, for targets in front of `c` (`front`: the facing's
+    /// unit vector of a 180° arc; `None`: all around). A concave piece, one that `c` is on or in,
+    /// or one wholly behind the arc line never spans (see [`spanning_pieces`]: a spanning piece
+    /// cuts the way from `c` to the target's foremost point, which is in front).
+    fn fill(&mut self, obs: &Obstacles, c: TablePoint, front: Option<TablePoint>) {
         self.list.clear();
         self.list.extend(obs.convex_by_height.iter().filter_map(|&piece| {
             let (t, bx) = (&obs.terrain[piece], &obs.terrain_boxes[piece]);
+            if front.is_some_and(|f| t.polygon.iter().all(|&v| v.sub(c).dot(f) < -1e-6)) {
+                return None;
+            }
             // (Outside its box, and beyond what `locate` counts as on an edge: surely outside it.)
             let g = 1e-8;
             let outside = c.x < bx.min.x - g || c.x > bx.max.x + g || c.y < bx.min.y - g || c.y > bx.max.y + g;
@@ -418,9 +443,7 @@ impl<'a> Obstacles<'a> {
         }
         let moved: Vec<usize> = (0..bodies.len()).filter(|&k| before[k] != bodies[k]).collect();
         for &k in &moved {
-            if before[k].centre != bodies[k].centre {
-                fans[k] = std::sync::OnceLock::new();
-            }
+            fans[k] = std::sync::OnceLock::new();
             sectors[k] = std::sync::OnceLock::new();
         }
         if reach_max == obs.reach_max {
@@ -465,16 +488,23 @@ impl Obstacles<'_> {
     /// segment's normal), and the bodies that may come within `reach` of it (their discs tested
     /// as a box around the segment, `reach` plus the radius to every side: a superset). Inches.
     ///
-    /// With `viewer`, the index of a body standing at `a`, its [`Sectors`] give the candidates
-    /// instead: a superset of what the exact tests that follow keep (the slice holding the
-    /// segment's direction lists everything that comes within `reach` of it).
+    /// With `viewer`, the index of a body standing at `a` (the viewer: its facing and arc too,
+    /// and `b` the centre of a target in its arc), its [`Sectors`] give the candidates instead: a
+    /// superset of what the exact tests that follow keep (the slice holding the segment's
+    /// direction lists everything that comes within `reach` of it).
     fn near_segment(&self, viewer: Option<usize>, a: TablePoint, b: TablePoint, reach: f64, out: &mut Vec<usize>) {
         out.clear();
         let w = b.sub(a);
         if let Some(k) = viewer
             && reach <= self.reach_max
             && w.dot(w) > 1e-18
-            && let Some(sectors) = self.sectors.get(k).map(|s| s.get_or_init(|| Sectors::from(self, a, self.reach_max)))
+            && let Some(sectors) = self.sectors.get(k).map(|s| {
+                s.get_or_init(|| {
+                    let v = &self.bodies[k];
+                    let front = matches!(v.arc, Arc::Front180).then(|| self.facings[k].1);
+                    Sectors::from(self, a, self.reach_max, front)
+                })
+            })
         {
             let words = sectors.words;
             let row = &sectors.masks[sector(w) * words..][..words];
@@ -943,14 +973,18 @@ fn line_of_fire_in(
 ) -> LofResult {
     let (ra, rb) = (viewer.radius(), target.radius());
     // 1. Arc: some part of the target in front of the arc line (strictly: a zero-area touch is not "partly inside").
-    // (The viewer's body among the obstacles, if it is one: what is worked out from its centre
-    // once serves all its targets.)
-    let viewer_body =
-        skip.iter().copied().find(|&k| obstacles.bodies.get(k).is_some_and(|b| b.centre == viewer.centre));
+    // (The viewer's body among the obstacles, if it is one — standing there, facing that way,
+    // with that arc: what is worked out for it once serves all its targets.)
+    let viewer_body = skip.iter().copied().find(|&k| {
+        obstacles
+            .bodies
+            .get(k)
+            .is_some_and(|b| (b.centre, b.facing_deg, b.arc) == (viewer.centre, viewer.facing_deg, viewer.arc))
+    });
     // (The facing's unit vector once: `Body::ahead` works it out from the angle on every call.)
     let facing = match viewer_body.and_then(|k| obstacles.facings.get(k)) {
-        Some(&(deg, unit)) if deg == viewer.facing_deg => unit,
-        _ => viewer.facing_unit(),
+        Some(&(_, unit)) => unit,
+        None => viewer.facing_unit(),
     };
     let ahead = match viewer.arc {
         Arc::Front180 => target.centre.sub(viewer.centre).dot(facing),
@@ -1000,14 +1034,15 @@ fn line_of_fire_in(
     // 2a. One tall convex piece across the hull of both whole bases: every line is blocked. Only
     // a piece whose fan from the viewer's centre holds every direction to the target's disc can
     // (every line from there to the disc crosses it): that cheap test picks the few to check.
+    let front = matches!(viewer.arc, Arc::Front180).then_some(facing);
     let fans: &Fans = match viewer_body {
         Some(k) => obstacles.fans[k].get_or_init(|| {
             let mut out = Fans::default();
-            out.fill(obstacles, viewer.centre);
+            out.fill(obstacles, viewer.centre, front);
             out
         }),
         None => {
-            fans.fill(obstacles, viewer.centre);
+            fans.fill(obstacles, viewer.centre, front);
             fans
         }
     };
@@ -2379,9 +2414,14 @@ mod tests {
                     Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 4.0 * rnd()).ok()
                 })
                 .collect();
-            let bodies: Vec<Body> =
-                (0..60).map(|k| Body::new(TablePoint::new(48.0 * rnd(), 48.0 * rnd()), sils[k % 5])).collect();
+            let bodies: Vec<Body> = (0..60)
+                .map(|k| {
+                    let b = Body::new(TablePoint::new(48.0 * rnd(), 48.0 * rnd()), sils[k % 5]).facing(360.0 * rnd());
+                    if k % 4 == 0 { b.with_arc(Arc::All360) } else { b }
+                })
+                .collect();
             let obs = Obstacles::new(&terrain, &bodies);
+            let r_max = bodies.iter().map(|b| b.radius()).fold(0.0, f64::max);
             let mut out = Vec::new();
             for v in 0..bodies.len() {
                 let a = bodies[v].centre;
@@ -2391,6 +2431,10 @@ mod tests {
                     } else {
                         a.add(TablePoint::from_angle_deg(360.0 * rnd()).scale(0.01 + 30.0 * rnd()))
                     };
+                    // (For a 180° arc, only targets in it: centres less than a radius behind its line.)
+                    if bodies[v].arc == Arc::Front180 && b.sub(a).dot(bodies[v].facing_unit()) <= -r_max {
+                        continue;
+                    }
                     let reach = obs.reach_max * rnd();
                     obs.near_segment(Some(v), a, b, reach, &mut out);
                     listed += out.len();
@@ -2432,7 +2476,7 @@ mod tests {
             let mut got = Vec::new();
             for _ in 0..40 {
                 let c = TablePoint::new(48.0 * rnd(), 48.0 * rnd());
-                fans.fill(&obs, c);
+                fans.fill(&obs, c, None);
                 for _ in 0..40 {
                     let w = TablePoint::from_angle_deg(360.0 * rnd()).scale(1.0 + 30.0 * rnd());
                     let Some((t0, t1)) = tangent_directions(w, 0.1 + rnd()) else { continue };
@@ -2452,5 +2496,92 @@ mod tests {
             }
         }
         assert!(found > 1_000 && queries > 40_000, "{found} pieces found in {queries} queries");
+    }
+
+    /// A viewer given with another facing or arc than its body among the obstacles gets the
+    /// answers of obstacles where its body faces that way (the work kept per viewer is for the
+    /// body's own facing and arc).
+    #[test]
+    fn a_viewer_turned_from_its_body_is_answered_as_turned() {
+        let mut rnd = xorshift(0x7e57_0f7a_2e00_0001_u64);
+        let terrain: Vec<Terrain> = (0..30)
+            .filter_map(|k| {
+                let (x, y) = (30.0 * rnd(), 30.0 * rnd());
+                Terrain::rect(format!("t{k}"), x, y, x + 0.3 + 4.0 * rnd(), y + 0.3 + 4.0 * rnd(), 0.5 + 4.0 * rnd())
+                    .ok()
+            })
+            .filter(|t| t.polygon[0].x > 16.0 || t.polygon[0].y > 16.0 || t.polygon[2].x < 14.0)
+            .collect();
+        let mut bodies: Vec<Body> = (0..20)
+            .map(|k| {
+                Body::new(TablePoint::new(1.0 + 28.0 * rnd(), 1.0 + 28.0 * rnd()), Silhouette::S2)
+                    .facing(18.0 * k as f64)
+            })
+            .collect();
+        bodies[0] = Body::new(TablePoint::new(15.0, 15.0), Silhouette::S2).facing(0.0);
+        let obs = Obstacles::new(&terrain, &bodies);
+        let mut differ = 0;
+        for (facing, arc) in [(180.0, Arc::Front180), (90.0, Arc::Front180), (0.0, Arc::All360)] {
+            let turned = bodies[0].facing(facing).with_arc(arc);
+            let mut as_turned = bodies.clone();
+            as_turned[0] = turned;
+            let fresh = Obstacles::new(&terrain, &as_turned);
+            for j in 1..bodies.len() {
+                let (before, got) = (
+                    line_of_fire(&obs, &bodies[0], &bodies[j], &[0, j]),
+                    line_of_fire(&obs, &turned, &bodies[j], &[0, j]),
+                );
+                assert_eq!(got, line_of_fire(&fresh, &turned, &bodies[j], &[0, j]), "target {j}, facing {facing}");
+                differ += usize::from(got != before);
+            }
+        }
+        // (The turns do change answers: targets come into and out of the arc.)
+        assert!(differ > 5, "{differ}");
+    }
+
+    /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
+    /// than the lowest line, holding both directions to the target) keeps every piece the exact
+    /// spanning test accepts.
+    #[test]
+    fn spanning_prefilter_keeps_every_spanning_piece() {
+        let mut rnd = xorshift(0x0005_9a11_7e57_0001_u64);
+        let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7];
+        let (mut spanning, mut pairs) = (0, 0);
+        for _ in 0..20 {
+            let terrain: Vec<Terrain> = (0..40)
+                .filter_map(|k| {
+                    let (x, y) = (48.0 * rnd(), 48.0 * rnd());
+                    let (w, d) = (0.1 + 8.0 * rnd(), 0.1 + 8.0 * rnd());
+                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 5.0 * rnd()).ok()
+                })
+                .collect();
+            let obs = Obstacles::new(&terrain, &[]);
+            let all: Vec<usize> = (0..terrain.len()).collect();
+            let (mut fans, mut kept) = (Fans::default(), Vec::new());
+            for _ in 0..200 {
+                let at = |rnd: &mut dyn FnMut() -> f64| TablePoint::new(48.0 * rnd(), 48.0 * rnd());
+                let viewer = Body::new(at(&mut rnd), sils[(4.0 * rnd()) as usize % 4]).facing(360.0 * rnd());
+                let target = Body::new(at(&mut rnd), sils[(4.0 * rnd()) as usize % 4]);
+                let f = viewer.facing_unit();
+                if target.centre.sub(viewer.centre).dot(f) + target.radius() <= 1e-6 {
+                    continue; // out of arc: never asked
+                }
+                let best = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
+                let ceiling = Ceiling::new(&viewer, &target, best);
+                let Some(by) = spanning_pieces(&obs, &all, &viewer, &target, &ceiling) else { continue };
+                let (t0, t1) = tangent_directions(target.centre.sub(viewer.centre), target.radius() * 0.999)
+                    .expect("bases apart when a piece spans");
+                fans.fill(&obs, viewer.centre, Some(f));
+                kept.clear();
+                fans.holding(t0, t1, ceiling.z.0.min(ceiling.z.1) + 2.0 * EPS, &mut kept);
+                for b in &by {
+                    let Blocker::Terrain(i) = *b else { unreachable!("only terrain spans") };
+                    assert!(kept.contains(&i), "piece {i} spans {viewer:?} → {target:?} but was left out");
+                }
+                spanning += by.len();
+                pairs += 1;
+            }
+        }
+        assert!(spanning > 300 && pairs > 200, "{spanning} spanning pieces over {pairs} pairs");
     }
 }
