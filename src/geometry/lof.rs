@@ -144,7 +144,8 @@ pub struct Obstacles<'a> {
     /// and radii, inches, as separate arrays, for the broad phase's passes over them all.
     terrain_soa: [Vec<f64>; 4],
     body_soa: [Vec<f64>; 3],
-    /// Per body, worked out the first time it is a viewer: every piece's [`Fan`] from its centre.
+    /// Per body, worked out the first time it is a viewer (with its facing and arc): the
+    /// [`Fans`] from its centre.
     fans: Vec<std::sync::OnceLock<Fans>>,
     /// Per body, worked out the first time it is a viewer: which obstacles lie in which
     /// direction from its centre (the broad phase for its targets).
