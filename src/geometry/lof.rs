@@ -2198,6 +2198,18 @@ mod tests {
         }
     }
 
+    /// `n` random rectangular pieces on a 48" table, each side up to `0.1 + side` and height
+    /// from 0.5 to `0.5 + height` (inches).
+    fn random_rects(rnd: &mut impl FnMut() -> f64, n: usize, side: f64, height: f64) -> Vec<Terrain> {
+        (0..n)
+            .filter_map(|k| {
+                let (x, y) = (48.0 * rnd(), 48.0 * rnd());
+                let (w, d) = (0.1 + side * rnd(), 0.1 + side * rnd());
+                Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + height * rnd()).ok()
+            })
+            .collect()
+    }
+
     /// The scratch space a test's [`Query`] borrows.
     #[derive(Default)]
     struct TestBuffers {
@@ -2408,13 +2420,7 @@ mod tests {
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7, Silhouette::S8];
         let (mut kept, mut listed) = (0, 0);
         for _ in 0..30 {
-            let terrain: Vec<Terrain> = (0..40)
-                .filter_map(|k| {
-                    let (x, y) = (48.0 * rnd(), 48.0 * rnd());
-                    let (w, d) = (0.1 + 6.0 * rnd(), 0.1 + 6.0 * rnd());
-                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 4.0 * rnd()).ok()
-                })
-                .collect();
+            let terrain = random_rects(&mut rnd, 40, 6.0, 4.0);
             let bodies: Vec<Body> = (0..60)
                 .map(|k| {
                     let b = Body::new(TablePoint::new(48.0 * rnd(), 48.0 * rnd()), sils[k % 5]).facing(360.0 * rnd());
@@ -2465,13 +2471,7 @@ mod tests {
         let mut rnd = xorshift(0x5eed_fa25_0000_0001_u64);
         let (mut found, mut queries) = (0, 0);
         for _ in 0..30 {
-            let terrain: Vec<Terrain> = (0..70)
-                .filter_map(|k| {
-                    let (x, y) = (48.0 * rnd(), 48.0 * rnd());
-                    let (w, d) = (0.1 + 8.0 * rnd(), 0.1 + 8.0 * rnd());
-                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 4.0 * rnd()).ok()
-                })
-                .collect();
+            let terrain = random_rects(&mut rnd, 70, 8.0, 4.0);
             let obs = Obstacles::new(&terrain, &[]);
             let mut fans = Fans::default();
             let mut got = Vec::new();
@@ -2549,13 +2549,7 @@ mod tests {
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7];
         let (mut spanning, mut pairs) = (0, 0);
         for _ in 0..20 {
-            let terrain: Vec<Terrain> = (0..40)
-                .filter_map(|k| {
-                    let (x, y) = (48.0 * rnd(), 48.0 * rnd());
-                    let (w, d) = (0.1 + 8.0 * rnd(), 0.1 + 8.0 * rnd());
-                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, 0.5 + 5.0 * rnd()).ok()
-                })
-                .collect();
+            let terrain = random_rects(&mut rnd, 40, 8.0, 5.0);
             let obs = Obstacles::new(&terrain, &[]);
             let all: Vec<usize> = (0..terrain.len()).collect();
             let (mut fans, mut kept) = (Fans::default(), Vec::new());
