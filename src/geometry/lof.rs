@@ -27,8 +27,10 @@
 //!   hull of both bases (**Clear**); one convex piece taller than both Silhouettes crosses the
 //!   hull of both whole bases from one outer tangent to the other (**Blocked**: the commonest
 //!   case among buildings, decided from the two tangent lines alone); a few lines across the
-//!   middle and sides find a clear one; or a chain of touching pieces and troopers, each taller
-//!   there than any line can be, cuts the hull in two (**Blocked**, proved without sampling).
+//!   middle and sides find a clear one; or a chain of pieces and troopers, each taller there
+//!   than any line can be, cuts the hull in two (**Blocked**, proved without sampling): links
+//!   touch, or leave a gap that no line between the bases can slip through (troopers standing
+//!   staggered across the line; the gap test is exact, a small linear system per pair of links).
 //!   While sampling, each viewer point first works out its *shadows*: the directions in which
 //!   some candidate blocker surely stops every line to the target (the line passes well inside it,
 //!   at a point where it is lower than the piece whatever the line's length — for a low piece,
@@ -1222,7 +1224,7 @@ fn line_of_fire_in(
             (hull, hull_sides, pa, pb),
             chain,
             line_lo,
-            (va.centre, dir, (-ra, len + rb)),
+            (va.centre, dir, (ra, rb), len),
             zmax,
         )
     {
@@ -1365,22 +1367,39 @@ fn farther_than(c: TablePoint, r: f64, bx: &Aabb, poly: &[TablePoint]) -> bool {
 /// the other, without touching either base. Such a chain cuts the hull in two with one base on
 /// each side, so every line between the bases crosses it.
 ///
+/// When no such chain exists, a second pass lets the chain bridge gaps that no line can use
+/// (two troopers standing staggered across the line, a trooper beside a wall): a line of sight
+/// that misses every part leaves each part on one side of it, and a part that touches the first
+/// bridge edge on that edge's side (a part joined to one on a side is on that side too). For
+/// parts wholly between the two bases, "side" is simply above or below the line, so if no line
+/// between the bases has part P on that side and part Q on the other ([`GapFrame::passes`]), Q
+/// joins the chain; and if none has P on that side at all, no line misses every part: blocked.
+///
 /// Sound by construction: the hull and base outlines used are the circumscribed polygons (larger
 /// than the truth), troopers enter as their exact discs, and parts count as joined only where
-/// they meet inside the hull; concave pieces are left to the sampling. Pieces that touch at a
-/// single corner count as joined: a crack of zero width shows no 3 mm of anything.
+/// they meet inside the hull or where no line passes between them; concave pieces are left to
+/// the sampling. Pieces that touch at a single corner count as joined, and a gap counts as
+/// closed when the only lines through it graze both sides: a crack of zero width shows no 3 mm
+/// of anything.
 fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
     (hull, hull_sides, pa, pb): (&[TablePoint], &[u8], &[TablePoint], &[TablePoint]),
     chain: &mut ChainBuffers,
     line_lo: f64,
-    (origin, axis_dir, s_range): (TablePoint, TablePoint, (f64, f64)),
+    (origin, axis_dir, (ra, rb), len): (TablePoint, TablePoint, (f64, f64), f64),
     zmax: impl Fn(TablePoint) -> f64,
 ) -> Option<Vec<Blocker>> {
+    // (The stretch of the axis the hull spans.)
+    let s_range = (-ra, len + rb);
     use ChainPart as Part;
     let ChainBuffers { clipped, tmp, cands, parts, reached, stack } = chain;
     let [(b0, b1), (c0, c1)] = bridge_edges(hull, hull_sides)?;
+    let gaps = GapFrame::new(origin, axis_dir, (ra, rb), len);
+    let (placed_k, placed_m) = (&mut Vec::new(), &mut Vec::new());
+    // Whether the first bridge edge is the left one (each runs from one outline to the other:
+    // compare them halfway between the centres).
+    let b_left = gaps.as_ref().is_some_and(|g| g.across(b0, b1) > g.across(c0, c1));
     // The candidates, in the order their parts are considered, each with a box around it grown
     // by [`CHAIN_NEAR_IN`]: a part lies in its box, so parts whose boxes are apart never touch,
     // and a part whose box misses a bridge edge does not touch it. The parts themselves (a clip
@@ -1460,37 +1479,159 @@ fn separating_chain(
     // Per candidate: its part once worked out (`Some(None)`: not a part).
     parts.clear();
     parts.resize_with(n, || None);
-    reached.clear();
-    reached.resize(n, false);
-    stack.clear();
-    for k in 0..n {
-        if near_edge(&cands[k].1, b0, b1) {
-            let part = parts[k].get_or_insert_with(|| part_of(cands[k].0));
-            if part.as_ref().is_some_and(|p| touches_edge(p, b0, b1)) {
-                reached[k] = true;
-                stack.push(k);
+    // First parts that touch; then, if that chain fails, parts with gaps no line can pass.
+    for gapped in [false, true] {
+        let gaps = if gapped {
+            match &gaps {
+                Some(g) => Some(g),
+                None => break,
             }
-        }
-    }
-    while let Some(k) = stack.pop() {
-        let Some(Some(pk)) = parts[k].take() else { continue };
-        if touches_edge(&pk, c0, c1) {
-            let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| cands[m].0).collect();
-            by.sort();
-            return Some(by);
-        }
-        for m in 0..n {
-            if !reached[m] && cands[m].1.overlaps(&cands[k].1) {
-                let part = parts[m].get_or_insert_with(|| part_of(cands[m].0));
-                if part.as_ref().is_some_and(|p| joined(p, &pk)) {
-                    reached[m] = true;
-                    stack.push(m);
+        } else {
+            None
+        };
+        reached.clear();
+        reached.resize(n, false);
+        stack.clear();
+        for k in 0..n {
+            if near_edge(&cands[k].1, b0, b1) {
+                let part = parts[k].get_or_insert_with(|| part_of(cands[k].0));
+                if part.as_ref().is_some_and(|p| touches_edge(p, b0, b1)) {
+                    reached[k] = true;
+                    stack.push(k);
                 }
             }
         }
-        parts[k] = Some(Some(pk));
+        while let Some(k) = stack.pop() {
+            let Some(Some(pk)) = parts[k].take() else { continue };
+            // (A part between the outlines: where no line between the bases leaves it on the side
+            // it must be on, or leaves it there and another on the other side.)
+            let between = gaps.filter(|g| g.place(&pk, placed_k));
+            let cornered = between.is_some_and(|g| !g.passes(b_left, placed_k, &[]));
+            if cornered || touches_edge(&pk, c0, c1) {
+                let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| cands[m].0).collect();
+                by.sort();
+                return Some(by);
+            }
+            for m in 0..n {
+                if reached[m] {
+                    continue;
+                }
+                let near = cands[m].1.overlaps(&cands[k].1);
+                if near || between.is_some() {
+                    let part = parts[m].get_or_insert_with(|| part_of(cands[m].0));
+                    let link = |p: &Part| {
+                        (near && joined(p, &pk))
+                            || between.is_some_and(|g| g.place(p, placed_m) && !g.passes(b_left, placed_k, placed_m))
+                    };
+                    if part.as_ref().is_some_and(link) {
+                        reached[m] = true;
+                        stack.push(m);
+                    }
+                }
+            }
+            parts[k] = Some(Some(pk));
+        }
     }
     None
+}
+
+/// The pair's frame for [`GapFrame::passes`]: `x` along the axis from the viewer's centre,
+/// `y` to its left (inches), and the bounds on the lines of sight between the two bases.
+struct GapFrame {
+    origin: TablePoint,
+    dir: TablePoint,
+    /// The viewer's base lies within `x ≤ x_a`, the target's within `x ≥ x_b`.
+    x_a: f64,
+    x_b: f64,
+    len: f64,
+    /// Every line meeting both bases crosses `x = 0` within `±u_max` and `x = len` within
+    /// `±v_max`.
+    u_max: f64,
+    v_max: f64,
+}
+
+impl GapFrame {
+    fn new(origin: TablePoint, dir: TablePoint, (ra, rb): (f64, f64), len: f64) -> Option<Self> {
+        // (Every line of sight runs between the true discs: a hair more, for rounding.)
+        let (ra, rb) = (ra * (1.0 + 1e-9) + 1e-9, rb * (1.0 + 1e-9) + 1e-9);
+        let gap2 = len * len - (ra + rb) * (ra + rb);
+        if gap2 <= 0.0 {
+            return None;
+        }
+        // A line meeting both discs has slope at most (ra + rb)/√gap2: at that slope a line
+        // through a disc crosses its centre's perpendicular within r·√(1 + slope²) = r·len/√gap2.
+        let f = len / gap2.sqrt();
+        Some(Self { origin, dir, x_a: ra, x_b: len - rb, len, u_max: ra * f, v_max: rb * f })
+    }
+
+    /// Point `v` in the frame: `(x, y)`, inches.
+    fn frame_point(&self, v: TablePoint) -> (f64, f64) {
+        let w = v.sub(self.origin);
+        (w.dot(self.dir), self.dir.cross(w))
+    }
+
+    /// How far left of the axis the line through `a` and `b` passes halfway between the centres.
+    fn across(&self, a: TablePoint, b: TablePoint) -> f64 {
+        let ((xa, ya), (xb, yb)) = (self.frame_point(a), self.frame_point(b));
+        let t = if (xb - xa).abs() > 1e-12 { (0.5 * self.len - xa) / (xb - xa) } else { 0.5 };
+        ya + (yb - ya) * t
+    }
+
+    /// A part's corners, or its disc, in the frame, as `(x, y, r)` into `out`; whether it lies
+    /// wholly between the bases (`x_a < x < x_b`: every line of sight crosses that stretch).
+    fn place(&self, p: &ChainPart, out: &mut Vec<(f64, f64, f64)>) -> bool {
+        out.clear();
+        match p {
+            ChainPart::Poly(poly) => out.extend(poly.iter().map(|&v| {
+                let (x, y) = self.frame_point(v);
+                (x, y, 0.0)
+            })),
+            ChainPart::Disc(c, r) => {
+                let (x, y) = self.frame_point(*c);
+                out.push((x, y, *r));
+            }
+        }
+        out.iter().all(|&(x, _, r)| x - r > self.x_a && x + r < self.x_b)
+    }
+
+    /// Whether some line meeting both bases has every placed part of `b_side` on the first
+    /// bridge edge's side of it (left when `b_left`) and every one of `c_side` on the other,
+    /// touching allowed, with a hair to spare: it errs towards "yes".
+    ///
+    /// A line is `y = u·(1 − t) + v·t` at `t = x/len`, with `|u| ≤ u_max` and `|v| ≤ v_max`.
+    /// A corner above it bounds `v` from above for each `u`, one below bounds it from below, and
+    /// so does a disc by its centre less or plus its radius (which lets in more lines than the
+    /// exact distance `r·√(1 + slope²)` would). The lines are a 2-variable linear system,
+    /// solved exactly by eliminating `v`: some `u` must meet every pair of lower and upper bound.
+    fn passes(&self, b_left: bool, b_side: &[(f64, f64, f64)], c_side: &[(f64, f64, f64)]) -> bool {
+        let (above, below) = if b_left { (b_side, c_side) } else { (c_side, b_side) };
+        let tol = 1e-9;
+        // Each bound as v ≤ α + β·u (upper) or v ≥ α + β·u (lower).
+        let bound = |&(x, y, r): &(f64, f64, f64), off: f64| {
+            let t = x / self.len;
+            ((y + off * (r - tol)) / t, -(1.0 - t) / t)
+        };
+        let (mut lo, mut hi) = (-self.u_max, self.u_max);
+        let uppers = above.iter().map(|g| bound(g, -1.0)).chain(std::iter::once((self.v_max, 0.0)));
+        for (a_up, b_up) in uppers {
+            let lowers = below.iter().map(|g| bound(g, 1.0)).chain(std::iter::once((-self.v_max, 0.0)));
+            for (a_lo, b_lo) in lowers {
+                // a_lo + b_lo·u ≤ a_up + b_up·u
+                let (d, c) = (b_lo - b_up, a_up - a_lo);
+                if d > 0.0 {
+                    hi = hi.min(c / d);
+                } else if d < 0.0 {
+                    lo = lo.max(c / d);
+                } else if c < 0.0 {
+                    return false;
+                }
+                if lo > hi + 1e-12 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// How far apart (inches) the boxes around two parts of a separating chain may be and the parts
@@ -2240,6 +2381,108 @@ mod tests {
                 cover: &mut self.cover,
             }
         }
+    }
+
+    /// Two tall troopers staggered across the line between two S2s, not touching: where no line
+    /// can slip between them the pair is blocked; moved apart so that lines can, it is partly
+    /// seen, with a witness through the gap.
+    #[test]
+    fn staggered_troopers_block_only_where_no_line_slips_between() {
+        let viewer = Body::new(TablePoint::new(2.0, 10.0), Silhouette::S2).facing(0.0);
+        let target = Body::new(TablePoint::new(22.0, 10.0), Silhouette::S2);
+        // (S7 bases are 55 mm across: the upper one's edge is at y = 10, the lower one's at `top`.
+        // Lines between the S2s slope by at most about 0.049" per inch: over the 4" between the
+        // two, less than 0.2".)
+        let r7 = Silhouette::S7.radius_in();
+        let upper = Body::new(TablePoint::new(10.0, 10.0 + r7), Silhouette::S7);
+        for (top, seen) in [(10.35, false), (10.25, false), (10.1, true), (9.9, true)] {
+            let low_y = top - r7;
+            let lower = Body::new(TablePoint::new(14.0, low_y), Silhouette::S7);
+            let bodies = [viewer, target, upper, lower];
+            let obs = Obstacles::new(&[], &bodies);
+            let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+            assert_eq!(r.lof.has_lof(), seen, "lower trooper's edge at y = {top}: {:?}", r.lof);
+            if let Some([a, b]) = r.witness {
+                // Through the gap: below the upper trooper where it passes it, above the lower one.
+                let y_at = |x: f64| a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x);
+                assert!(y_at(10.0) < 10.0 && y_at(14.0) > top, "{a:?} {b:?}");
+            } else {
+                assert_eq!(r.lof, Lof::Blocked { by: vec![Blocker::Trooper(2), Blocker::Trooper(3)] });
+            }
+        }
+    }
+
+    /// Where [`GapFrame::passes`] says no line between two discs leaves one part on the given
+    /// side and another on the other, no such line exists: lines through many pairs of points
+    /// on both discs' rims, around random parts (discs and turned rectangles) between them.
+    #[test]
+    fn gap_frame_lets_no_line_through_a_closed_gap() {
+        let mut rnd = xorshift(0x9a95_5eed);
+        let (mut closed, mut open, mut lines) = (0usize, 0usize, 0usize);
+        let rim = |c: TablePoint, r: f64, k: usize, n: usize| {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            c.add(TablePoint::new(a.cos(), a.sin()).scale(r))
+        };
+        for _ in 0..1500 {
+            let len = 3.0 + 20.0 * rnd();
+            let (ra, rb) = (0.3 + 0.8 * rnd(), 0.3 + 0.8 * rnd());
+            let angle = std::f64::consts::TAU * rnd();
+            let dir = TablePoint::new(angle.cos(), angle.sin());
+            let origin = TablePoint::new(48.0 * rnd(), 48.0 * rnd());
+            let Some(frame) = GapFrame::new(origin, dir, (ra, rb), len) else { continue };
+            let left = TablePoint::new(-dir.y, dir.x);
+            let at = |x: f64, y: f64| origin.add(dir.scale(x)).add(left.scale(y));
+            let part = |rnd: &mut dyn FnMut() -> f64| {
+                let (x, y) = (ra + (len - ra - rb) * rnd(), (2.0 * rnd() - 1.0) * (ra + rb));
+                if rnd() < 0.4 {
+                    ChainPart::Disc(at(x, y), 0.1 + 0.7 * rnd())
+                } else {
+                    let (w, h, turn) = (0.05 + 0.6 * rnd(), 0.05 + 0.6 * rnd(), std::f64::consts::PI * rnd());
+                    let (u, v) = (TablePoint::new(turn.cos(), turn.sin()), TablePoint::new(-turn.sin(), turn.cos()));
+                    let c = at(x, y);
+                    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+                    ChainPart::Poly(corners.iter().map(|&(i, j)| c.add(u.scale(i * w)).add(v.scale(j * h))).collect())
+                }
+            };
+            let (p, q) = (part(&mut rnd), part(&mut rnd));
+            let b_left = rnd() < 0.5;
+            let (mut pp, mut pq) = (Vec::new(), Vec::new());
+            if !frame.place(&p, &mut pp) || !frame.place(&q, &mut pq) {
+                continue;
+            }
+            // Alone (the other side empty) or against the other part.
+            for (b_side, c_side) in [(&pp, &pq), (&pp, &Vec::new())] {
+                if frame.passes(b_left, b_side, c_side) {
+                    open += 1;
+                    continue;
+                }
+                closed += 1;
+                // How far left of the line a → b a placed corner or disc lies, less its radius
+                // (placed back in table space, so the frame itself is tested too).
+                let clearance = |a: TablePoint, b: TablePoint, (x, y, r): (f64, f64, f64)| {
+                    let d = b.sub(a);
+                    d.cross(at(x, y).sub(a)) / d.norm() - r
+                };
+                let side = |a: TablePoint, b: TablePoint, g: (f64, f64, f64), on_b: bool| {
+                    let (x, y, r) = g;
+                    let towards_b = if b_left { 1.0 } else { -1.0 } * if on_b { 1.0 } else { -1.0 };
+                    // on its side by at least the radius: the far side of the disc or corner
+                    if towards_b > 0.0 { clearance(a, b, g) > 1e-7 } else { -clearance(a, b, (x, y, -r)) > 1e-7 }
+                };
+                let n = 90;
+                for i in 0..n {
+                    for j in 0..n {
+                        let (a, b) = (rim(origin, ra, i, n), rim(at(len, 0.0), rb, j, n));
+                        lines += 1;
+                        let through =
+                            b_side.iter().all(|&g| side(a, b, g, true)) && c_side.iter().all(|&g| side(a, b, g, false));
+                        assert!(!through, "line {a:?} -> {b:?} passes a gap said closed: {b_side:?} | {c_side:?}");
+                    }
+                }
+            }
+        }
+        // Enough of each answer that the check means something.
+        assert!(closed > 200 && open > 200, "closed {closed}, open {open}, lines {lines}");
     }
 
     /// Every line a shadow skips must be blocked by the exact test: many viewer points, target
