@@ -156,6 +156,9 @@ pub struct Obstacles<'a> {
     reach_max: f64,
     /// Per body: its facing, degrees, and the unit vector along it.
     facings: Vec<(f64, TablePoint)>,
+    /// Per body: its outline polygon ([`Region::outer_polygon`]) whole, and cut to its own arc's
+    /// half-plane (the same for a 360° arc), inches.
+    outlines: Vec<(Vec<TablePoint>, Vec<TablePoint>)>,
 }
 
 /// How many equal slices of the [`pseudo_angle`] turn [`Sectors`] cuts.
@@ -430,6 +433,16 @@ impl<'a> Obstacles<'a> {
             sectors: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
             reach_max: broad_reach(bodies.iter().map(|b| b.radius()).fold(0.0, f64::max), 0.0),
             facings: bodies.iter().map(|b| (b.facing_deg, b.facing_unit())).collect(),
+            outlines: bodies
+                .iter()
+                .map(|b| {
+                    let (mut ring, mut whole, mut front) = (Vec::new(), Vec::new(), Vec::new());
+                    Region { centre: b.centre, r: b.radius(), clip: None }.outer_polygon(&mut ring, &mut whole);
+                    let clip = matches!(b.arc, Arc::Front180).then(|| (b.centre, b.facing_unit()));
+                    Region { centre: b.centre, r: b.radius(), clip }.outer_polygon(&mut ring, &mut front);
+                    (whole, front)
+                })
+                .collect(),
         }
     }
 
@@ -1101,9 +1114,26 @@ fn line_of_fire_in(
     }
 
     // 3. Narrow phase: what really meets the hull of both bases, and can block some line there.
-    va.outer_polygon(ring, pa);
-    tb.outer_polygon(ring, pb);
-    let (pa, pb): (&[TablePoint], &[TablePoint]) = (pa, pb);
+    // (The bodies' outlines are worked out once: the viewer's own, cut to its arc, and the
+    // target's whole one when the arc line does not cut it.)
+    let target_body = skip.iter().copied().find(|&k| {
+        Some(k) != viewer_body
+            && obstacles.bodies.get(k).is_some_and(|b| (b.centre, b.radius()) == (target.centre, target.radius()))
+    });
+    let pa: &[TablePoint] = match viewer_body {
+        Some(k) => &obstacles.outlines[k].1,
+        None => {
+            va.outer_polygon(ring, pa);
+            pa
+        }
+    };
+    let pb: &[TablePoint] = match target_body.filter(|_| tb.clip.is_none()) {
+        Some(k) => &obstacles.outlines[k].0,
+        None => {
+            tb.outer_polygon(ring, pb);
+            pb
+        }
+    };
     // (When both are clipped, their straight edges lie on one line: Andrew's chain decides the
     // corners along it by rounding, so only it gives its own answer there.)
     let parts = if tb.clip.is_none() { HullParts::new(pa, pb, quad) } else { None };
