@@ -157,8 +157,8 @@ pub struct Obstacles<'a> {
     /// Per body: its facing, degrees, and the unit vector along it.
     facings: Vec<(f64, TablePoint)>,
     /// Per body: its outline polygon ([`Region::outer_polygon`]) whole, and cut to its own arc's
-    /// half-plane (the same for a 360° arc), inches.
-    outlines: Vec<(Vec<TablePoint>, Vec<TablePoint>)>,
+    /// half-plane (the same for a 360° arc), each with its box, inches.
+    outlines: Vec<[(Vec<TablePoint>, Aabb); 2]>,
 }
 
 /// How many equal slices of the [`pseudo_angle`] turn [`Sectors`] cuts.
@@ -440,7 +440,10 @@ impl<'a> Obstacles<'a> {
                     Region { centre: b.centre, r: b.radius(), clip: None }.outer_polygon(&mut ring, &mut whole);
                     let clip = matches!(b.arc, Arc::Front180).then(|| (b.centre, b.facing_unit()));
                     Region { centre: b.centre, r: b.radius(), clip }.outer_polygon(&mut ring, &mut front);
-                    (whole, front)
+                    [whole, front].map(|p| {
+                        let bx = Aabb::around(p.iter().copied());
+                        (p, bx)
+                    })
                 })
                 .collect(),
         }
@@ -840,6 +843,9 @@ struct Query<'o, 'a, 'b> {
     cover: &'b mut Vec<Blocker>,
 }
 
+/// A base outline polygon with its box (inches).
+type Outline<'p> = (&'p [TablePoint], Aabb);
+
 /// Points tagged with the outline they come from.
 type Tagged = Vec<(TablePoint, u8)>;
 
@@ -1120,29 +1126,29 @@ fn line_of_fire_in(
         Some(k) != viewer_body
             && obstacles.bodies.get(k).is_some_and(|b| (b.centre, b.radius()) == (target.centre, target.radius()))
     });
-    let pa: &[TablePoint] = match viewer_body {
-        Some(k) => &obstacles.outlines[k].1,
+    let (pa, box_a): (&[TablePoint], Aabb) = match viewer_body {
+        Some(k) => (&obstacles.outlines[k][1].0, obstacles.outlines[k][1].1),
         None => {
             va.outer_polygon(ring, pa);
-            pa
+            (pa, Aabb::around(pa.iter().copied()))
         }
     };
-    let pb: &[TablePoint] = match target_body.filter(|_| tb.clip.is_none()) {
-        Some(k) => &obstacles.outlines[k].0,
+    let (pb, box_b): (&[TablePoint], Aabb) = match target_body.filter(|_| tb.clip.is_none()) {
+        Some(k) => (&obstacles.outlines[k][0].0, obstacles.outlines[k][0].1),
         None => {
             tb.outer_polygon(ring, pb);
-            pb
+            (pb, Aabb::around(pb.iter().copied()))
         }
     };
     // (When both are clipped, their straight edges lie on one line: Andrew's chain decides the
     // corners along it by rounding, so only it gives its own answer there.)
-    let parts = if tb.clip.is_none() { HullParts::new(pa, pb, quad) } else { None };
+    let parts = if tb.clip.is_none() { HullParts::new((pa, box_a), (pb, box_b), quad) } else { None };
     // The hull itself, when the tests below need it (built again later if the chain does).
     let hull_now = parts.is_none() || viewer.bottom() != target.bottom();
     if hull_now {
         build_hull(pa, pb, tb.clip.is_none(), hull_pts, hull, hull_sides);
     }
-    let hull_box = Aabb::around(pa.iter().chain(pb.iter()).copied());
+    let hull_box = box_a.union(box_b);
     // Both centres lie in the hull (the viewer's on its clipped outline's straight edge) unless the
     // target's centre is behind the arc line.
     let spine = (tb.ahead(tb.centre) >= 1e-9).then_some((va.centre, tb.centre));
@@ -1251,7 +1257,7 @@ fn line_of_fire_in(
         && let Some(by) = separating_chain(
             obstacles,
             &q,
-            (hull, hull_sides, pa, pb),
+            (hull, hull_sides, (pa, box_a), (pb, box_b)),
             chain,
             line_lo,
             (va.centre, dir, (ra, rb), len),
@@ -1414,7 +1420,7 @@ fn farther_than(c: TablePoint, r: f64, bx: &Aabb, poly: &[TablePoint]) -> bool {
 fn separating_chain(
     obstacles: &Obstacles,
     q: &Query,
-    (hull, hull_sides, pa, pb): (&[TablePoint], &[u8], &[TablePoint], &[TablePoint]),
+    (hull, hull_sides, (pa, box_a), (pb, box_b)): (&[TablePoint], &[u8], Outline, Outline),
     chain: &mut ChainBuffers,
     line_lo: f64,
     (origin, axis_dir, (ra, rb), len): (TablePoint, TablePoint, (f64, f64), f64),
@@ -1459,7 +1465,6 @@ fn separating_chain(
         let r = c.radius();
         c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
     };
-    let (box_a, box_b) = (Aabb::around(pa.iter().copied()), Aabb::around(pb.iter().copied()));
     // A candidate's part, if it is one.
     let mut part_of = |k: Blocker| -> Option<Part> {
         match k {
@@ -2187,7 +2192,8 @@ struct HullParts<'p> {
 }
 
 impl<'p> HullParts<'p> {
-    fn new(pa: &'p [TablePoint], pb: &'p [TablePoint], quad: &'p mut Vec<TablePoint>) -> Option<Self> {
+    /// The parts for outlines `pa` and `pb` (with their boxes).
+    fn new((pa, box_a): Outline<'p>, (pb, box_b): Outline<'p>, quad: &'p mut Vec<TablePoint>) -> Option<Self> {
         let ((i, j), (k, l)) = bridges(pa, pb)?;
         quad.clear();
         for v in [pa[i], pb[j], pb[k], pa[l]] {
@@ -2200,7 +2206,7 @@ impl<'p> HullParts<'p> {
         }
         let quad: &'p [TablePoint] = quad;
         let parts = [pa, pb, quad];
-        let boxes = parts.map(|p| Aabb::around(p.iter().copied()).grown(1e-9));
+        let boxes = [box_a, box_b, Aabb::around(quad.iter().copied())].map(|b| b.grown(1e-9));
         Some(Self { parts, boxes })
     }
 

@@ -30,6 +30,14 @@ impl Aabb {
         b
     }
 
+    /// The box around both boxes (the same as the box around all their points).
+    pub fn union(self, other: Self) -> Self {
+        Aabb {
+            min: TablePoint::new(self.min.x.min(other.min.x), self.min.y.min(other.min.y)),
+            max: TablePoint::new(self.max.x.max(other.max.x), self.max.y.max(other.max.y)),
+        }
+    }
+
     /// The box grown by `r` on every side.
     pub fn grown(self, r: f64) -> Self {
         Aabb {
