@@ -1143,10 +1143,12 @@ fn line_of_fire_in(
     // (When both are clipped, their straight edges lie on one line: Andrew's chain decides the
     // corners along it by rounding, so only it gives its own answer there.)
     let parts = if tb.clip.is_none() { HullParts::new((pa, box_a), (pb, box_b), quad) } else { None };
+    // (The hull's bridges, when the parts found them.)
+    let known = parts.as_ref().map(|p| p.bridges);
     // The hull itself, when the tests below need it (built again later if the chain does).
     let hull_now = parts.is_none() || viewer.bottom() != target.bottom();
     if hull_now {
-        build_hull(pa, pb, tb.clip.is_none(), hull_pts, hull, hull_sides);
+        build_hull(pa, pb, tb.clip.is_none().then_some(known), hull_pts, hull, hull_sides);
     }
     let hull_box = box_a.union(box_b);
     // Both centres lie in the hull (the viewer's on its clipped outline's straight edge) unless the
@@ -1250,7 +1252,7 @@ fn line_of_fire_in(
     // 4b. A chain of tall blockers, taller than every line, cutting the hull in two.
     let zmax = |p: TablePoint| ceiling.at(p);
     if !hull_now {
-        build_hull(pa, pb, tb.clip.is_none(), hull_pts, hull, hull_sides);
+        build_hull(pa, pb, tb.clip.is_none().then_some(known), hull_pts, hull, hull_sides);
     }
     // (The bound needs the bases apart; overlapping ones only reach here through the API.)
     if len > ra + rb
@@ -2087,16 +2089,17 @@ fn tagged_hull(
 }
 
 /// The hull of outlines `pa` and `pb` into `hull`, tagged in `sides` (see [`tagged_hull`]); in
-/// linear time when `may_bridge` and a line parts them.
+/// linear time when `bridging` and a line parts them (`Some(Some(_))`: their bridges, known).
 fn build_hull(
     pa: &[TablePoint],
     pb: &[TablePoint],
-    may_bridge: bool,
+    bridging: Option<Option<Bridges>>,
     pts: &mut (Tagged, Tagged),
     hull: &mut Vec<TablePoint>,
     sides: &mut Vec<u8>,
 ) {
-    if !may_bridge || !bridged_hull(pa, pb, hull, sides) {
+    let bridged = bridging.is_some_and(|known| bridged_hull(pa, pb, known, hull, sides));
+    if !bridged {
         tagged_hull(pa, pb, pts, hull, sides);
     }
 }
@@ -2106,8 +2109,14 @@ fn build_hull(
 /// corners farthest out on either side); the same corners, tags and order as `tagged_hull`
 /// (starting from the least corner by x, then y; collinear and repeated corners left out).
 /// `false` (and nothing written) when the outlines are not clearly apart.
-fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>, sides: &mut Vec<u8>) -> bool {
-    let Some(((i, j), (k, l))) = bridges(pa, pb) else { return false };
+fn bridged_hull(
+    pa: &[TablePoint],
+    pb: &[TablePoint],
+    known: Option<Bridges>,
+    hull: &mut Vec<TablePoint>,
+    sides: &mut Vec<u8>,
+) -> bool {
+    let Some(((i, j), (k, l))) = known.or_else(|| bridges(pa, pb)) else { return false };
     let (n, m) = (pa.len(), pb.len());
     hull.clear();
     sides.clear();
@@ -2148,7 +2157,7 @@ fn bridged_hull(pa: &[TablePoint], pb: &[TablePoint], hull: &mut Vec<TablePoint>
 
 /// The two bridges of the hull of convex counter-clockwise outlines `pa` and `pb`, when a line
 /// clearly parts them: `((i, j), (k, l))` for the hull edges `pa[i] → pb[j]` and `pb[k] → pa[l]`.
-fn bridges(pa: &[TablePoint], pb: &[TablePoint]) -> Option<((usize, usize), (usize, usize))> {
+fn bridges(pa: &[TablePoint], pb: &[TablePoint]) -> Option<Bridges> {
     let (n, m) = (pa.len(), pb.len());
     if n < 3 || m < 3 {
         return None;
@@ -2187,6 +2196,8 @@ fn bridges(pa: &[TablePoint], pb: &[TablePoint]) -> Option<((usize, usize), (usi
 /// shape meets the hull exactly when it meets one of them: the hull need not be built.
 struct HullParts<'p> {
     parts: [&'p [TablePoint]; 3],
+    /// The bridges between the outlines (see [`bridges`]).
+    bridges: Bridges,
     /// Their boxes, grown by a hair (so a touch the exact tests allow is never ruled out).
     boxes: [Aabb; 3],
 }
@@ -2207,7 +2218,7 @@ impl<'p> HullParts<'p> {
         let quad: &'p [TablePoint] = quad;
         let parts = [pa, pb, quad];
         let boxes = [box_a, box_b, Aabb::around(quad.iter().copied())].map(|b| b.grown(1e-9));
-        Some(Self { parts, boxes })
+        Some(Self { parts, bridges: ((i, j), (k, l)), boxes })
     }
 
     /// Whether polygon `poly` (box `bx`; `Some(ccw)` when convex) meets the hull.
@@ -2256,6 +2267,10 @@ fn bridge(p: &[TablePoint], q: &[TablePoint], mut i: usize, mut j: usize) -> (us
     }
     (i, j)
 }
+
+/// The two bridges of a hull of two outlines: `((i, j), (k, l))` for the edges `pa[i] → pb[j]`
+/// and `pb[k] → pa[l]` (see [`bridges`]).
+type Bridges = ((usize, usize), (usize, usize));
 
 /// Twice the triangle area (square inches) by which a corner must be hidden to be left out of
 /// [`tagged_hull`]'s input: far above rounding, far below the areas of bases apart on a table.
@@ -2681,7 +2696,7 @@ mod tests {
             va.outer_polygon(&mut ring, &mut pa);
             tb.outer_polygon(&mut ring, &mut pb);
             tagged_hull(&pa, &pb, &mut pts, &mut hull, &mut sides);
-            if tb.clip.is_none() && bridged_hull(&pa, &pb, &mut hull2, &mut sides2) {
+            if tb.clip.is_none() && bridged_hull(&pa, &pb, None, &mut hull2, &mut sides2) {
                 fast += 1;
                 assert_eq!((&hull, &sides), (&hull2, &sides2), "outlines {pa:?} and {pb:?}");
             }
