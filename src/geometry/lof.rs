@@ -1488,7 +1488,12 @@ fn separating_chain(
                 } else {
                     clipped.clone()
                 };
-                (!convex_polygons_meet(&part, pa) && !convex_polygons_meet(&part, pb)).then_some(Part::Poly(part))
+                // (A part whose box is clear of an outline's box, by far more than the test's
+                // tolerance, does not meet it: some edge of one parts them.)
+                let part_box = Aabb::around(part.iter().copied()).grown(1e-6);
+                let apart =
+                    |poly: &[TablePoint], bx: &Aabb| !part_box.overlaps(bx) || !convex_polygons_meet(&part, poly);
+                (apart(pa, &box_a) && apart(pb, &box_b)).then_some(Part::Poly(part))
             }
             Blocker::Trooper(j) => {
                 let c = &obstacles.bodies[j];
