@@ -1274,6 +1274,7 @@ fn line_of_fire_in(
     let (fine_a, fine_b) = fine;
     va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
     tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
+    ends_first(fine_a, ring);
     let w = if len > ra + rb {
         search_shadowed(&mut q, fine_a, fine_b, profiles, &tops, (tb.centre, rb), false)
     } else {
@@ -1982,6 +1983,16 @@ fn search_shadowed(
         }
     }
     None
+}
+
+/// Reorder sample points from both ends inwards: first, last, second, second to last, ...
+/// (the lines that slip past a blocker mostly leave from the outline's ends, where it turns
+/// away from the other base; the order changes which witness is found, never whether one is).
+fn ends_first(pts: &mut Vec<TablePoint>, tmp: &mut Vec<TablePoint>) {
+    let n = pts.len();
+    tmp.clear();
+    tmp.extend((0..n).map(|i| if i % 2 == 0 { pts[i / 2] } else { pts[n - 1 - i / 2] }));
+    std::mem::swap(pts, tmp);
 }
 
 /// Test one sampled line (raised over the top faces when `raise`); its witness if it is clear.
