@@ -14,6 +14,10 @@ use sightline::geometry::{
 };
 use std::hint::black_box;
 
+// The app's allocator (see src/main.rs), so the figures are the app's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn load() -> Scene {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
     let text = std::fs::read_to_string(path).expect("bench scene");

@@ -16,6 +16,10 @@
 use geo_visibility::Visibility as _;
 use sightline::geometry::{Arc, Body, PairTable, Scene, TablePoint, visibility_polygon};
 
+// The app's allocator (see src/main.rs), so the counts are the app's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
     let text = std::fs::read_to_string(path).expect("the bench scene");
