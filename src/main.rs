@@ -4,6 +4,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// mimalloc: the geometry's full recompute allocates one blocker list per pair, and spends about
+// 4% fewer instructions with it than with the system allocator (README, Benchmarks).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// sightline — a webcam companion for Infinity N4 games on a real table.
 #[derive(Parser)]
 #[command(version, about)]
@@ -78,14 +83,28 @@ enum Command {
     },
 }
 
+/// Write `lines` to standard output, one per line. A reader that stops early (`sightline measure
+/// … | head`) closes the pipe: that ends the output quietly, as in other command-line tools;
+/// any other write error is named on stderr with exit 1 (never a panic, as `println!` would).
+fn write_out<T: AsRef<str>>(command: &str, lines: impl IntoIterator<Item = T>) -> ExitCode {
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = lines.into_iter().try_for_each(|l| writeln!(out, "{}", l.as_ref())).and_then(|()| out.flush());
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sightline {command}: cannot write to standard output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// Print a subcommand's JSON result (pretty) or its error, and give the exit code.
 fn print_json(command: &str, result: Result<serde_json::Value, sightline::cli::CliError>) -> ExitCode {
     match result {
         Ok(v) => match serde_json::to_string_pretty(&v) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => write_out(command, [text]),
             Err(e) => {
                 eprintln!("sightline {command}: cannot write JSON: {e}");
                 ExitCode::from(1)
@@ -111,10 +130,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
             Ok(list) => {
-                for d in list {
-                    println!("{}\t{}\t{}", d.index, d.name, d.description);
-                }
-                ExitCode::SUCCESS
+                write_out("cameras", list.iter().map(|d| format!("{}\t{}\t{}", d.index, d.name, d.description)))
             }
             Err(e) => {
                 eprintln!("sightline cameras: {e}");
@@ -126,10 +142,10 @@ fn main() -> ExitCode {
                 for w in &report.warnings {
                     eprintln!("sightline replay: {w}");
                 }
-                for line in &report.lines {
-                    println!("{line}");
+                match write_out("replay", report.lines.iter().map(|l| l.to_string())) {
+                    code if code == ExitCode::SUCCESS => ExitCode::from(report.code),
+                    failed => failed,
                 }
-                ExitCode::from(report.code)
             }
             Err(e) => {
                 eprintln!("sightline replay: {}", e.message);

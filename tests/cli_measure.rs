@@ -86,3 +86,25 @@ fn a_bad_scene_exits_2_naming_the_file_and_field() {
     assert!(err.contains("--visibility nobody"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    // The 30 v 30 scene's answer is far larger than a pipe's buffer, so the write surely meets
+    // the closed pipe (`sightline measure … | head -c 100`).
+    let mut child = bin()
+        .args(["measure", &scene_path("bench-30v30.json")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sightline");
+    let mut head = [0u8; 100];
+    child.stdout.take().expect("stdout").read_exact(&mut head).expect("the answer's first bytes");
+    // (The read end is dropped here: the rest of the write fails with a broken pipe.)
+    let out = child.wait_with_output().expect("wait for sightline");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(head.starts_with(b"{"), "{}", String::from_utf8_lossy(&head));
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
