@@ -250,6 +250,57 @@ fn random_scene(
     })
 }
 
+/// Like [`random_scene`], with some troopers up on the pieces, at the piece's height: most on
+/// its roof, some on its edge with part of the base hanging over (lines pass beneath that part).
+fn rooftop_scene(
+    troopers: std::ops::Range<usize>,
+    pieces: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+    let up = (0usize..100, 0.0f64..1.0, 0.0f64..1.0, 0usize..4, 0.0f64..360.0);
+    (random_scene(troopers, pieces), prop::collection::vec(up, 1..4)).prop_map(|((mut bodies, terrain), ups)| {
+        for (k, fx, fy, s, facing) in ups {
+            let Some(t) = terrain.get(k % terrain.len().max(1)) else { continue };
+            let (x0, y0, x1, y1) = (t.polygon[0].x, t.polygon[0].y, t.polygon[2].x, t.polygon[2].y);
+            let sil = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
+            let b = Body::new(TablePoint::new(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)), sil)
+                .facing(facing)
+                .elevated(t.height_in);
+            // Clear of the other pieces and of the other troopers, in plan.
+            let clear_of_terrain = terrain.iter().filter(|o| !std::ptr::eq(*o, t)).all(|o| {
+                let (x0, y0, x1, y1) = (o.polygon[0].x, o.polygon[0].y, o.polygon[2].x, o.polygon[2].y);
+                TablePoint::new(b.centre.x.clamp(x0, x1), b.centre.y.clamp(y0, y1)).dist(b.centre) > b.radius() + 0.05
+            });
+            let clear_of_others = bodies.iter().all(|o| o.centre.dist(b.centre) > o.radius() + b.radius() + 0.05);
+            if clear_of_terrain && clear_of_others {
+                bodies.push(b);
+            }
+        }
+        (bodies, terrain)
+    })
+}
+
+#[test]
+fn lof_agrees_with_brute_force_with_troopers_on_rooftops() {
+    // (The scenes do hold raised troopers, whole bases on roofs and bases hanging over edges.)
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed()));
+    let (mut held, mut hanging) = (0, 0);
+    for _ in 0..30 {
+        let (bodies, terrain) = rooftop_scene(3..6, 3..7).new_tree(&mut runner).expect("scene").current();
+        for b in bodies.iter().filter(|b| b.bottom() > 0.0) {
+            let on = |t: &Terrain| {
+                let (x0, y0, x1, y1) = (t.polygon[0].x, t.polygon[0].y, t.polygon[2].x, t.polygon[2].y);
+                b.centre.x - b.radius() >= x0
+                    && b.centre.x + b.radius() <= x1
+                    && b.centre.y - b.radius() >= y0
+                    && b.centre.y + b.radius() <= y1
+            };
+            if terrain.iter().any(on) { held += 1 } else { hanging += 1 }
+        }
+    }
+    assert!(held >= 5 && hanging >= 5, "{held} held, {hanging} hanging");
+    check_against_brute_force(rooftop_scene(3..6, 3..7), 30, 150);
+}
+
 #[test]
 fn lof_agrees_with_brute_force_over_random_scenes() {
     check_against_brute_force(random_scene(3..5, 2..5), 40, 200);

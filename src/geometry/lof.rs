@@ -159,6 +159,9 @@ pub struct Obstacles<'a> {
     /// Per body: its outline polygon ([`Region::outer_polygon`]) whole, and cut to its own arc's
     /// half-plane (the same for a 360° arc), each with its box, inches.
     outlines: Vec<[(Vec<TablePoint>, Aabb); 2]>,
+    /// Per body: whether a line can pass beneath it — it is raised, and no piece at least as
+    /// high as its feet holds its whole base (see [`stands_on_terrain`]).
+    underpass: Vec<bool>,
 }
 
 /// How many equal slices of the [`pseudo_angle`] turn [`Sectors`] cuts.
@@ -446,6 +449,7 @@ impl<'a> Obstacles<'a> {
                     })
                 })
                 .collect(),
+            underpass: bodies.iter().map(|b| b.bottom() > EPS && !stands_on_terrain(b, terrain)).collect(),
         }
     }
 
@@ -489,6 +493,21 @@ impl<'a> Obstacles<'a> {
             reach_max: self.reach_max,
         }
     }
+}
+
+/// Whether a raised body stands on terrain: some piece at least as high as the body's feet holds
+/// its whole base (the base's centre inside the footprint, and every edge at least the radius
+/// away). No line passes beneath such a body: at every plan point under it the line would be
+/// lower than that piece, inside it, and blocked there. (Lines within [`EPS`] of the feet are
+/// the exception, and a slit that thin is no Line of Fire.)
+fn stands_on_terrain(b: &Body, terrain: &[Terrain]) -> bool {
+    let (c, r) = (b.centre, b.radius());
+    terrain.iter().any(|t| {
+        let n = t.polygon.len();
+        t.height_in >= b.bottom()
+            && locate(&t.polygon, c) == Where::Inside
+            && (0..n).all(|i| point_segment_distance(c, t.polygon[i], t.polygon[(i + 1) % n]) >= r)
+    })
 }
 
 /// Whether body `other` may block some line from `viewer` to `target` (or its place matter to
@@ -1223,7 +1242,8 @@ fn line_of_fire_in(
     let mid = |b: &Body| 0.5 * (b.bottom() + b.top());
     let all_profiles =
         [best, (mid(viewer), mid(target)), (viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(target.top()))];
-    let under = q.bodies.iter().any(|&j| obstacles.bodies[j].bottom() > line_lo + EPS);
+    // (Lines lower than the best ones only help to pass beneath a raised body.)
+    let under = q.bodies.iter().any(|&j| obstacles.underpass[j] && obstacles.bodies[j].bottom() > line_lo + EPS);
     let profiles: &[Profile] = if under { &all_profiles } else { &all_profiles[..1] };
     let verdict = |witness: Option<[Point3; 2]>, blockers: Vec<Blocker>| match witness {
         Some(_) if blockers.is_empty() => LofResult { lof: Lof::Clear, witness },
@@ -2848,6 +2868,45 @@ mod tests {
         }
         // (The turns do change answers: targets come into and out of the arc.)
         assert!(differ > 5, "{differ}");
+    }
+
+    /// A raised trooper is passed beneath unless a piece at least as high as its feet holds its
+    /// whole base; where nothing holds it, the lines beneath it are found.
+    #[test]
+    fn a_raised_trooper_is_seen_beneath_only_where_nothing_holds_it() {
+        let at = TablePoint::new;
+        let viewer = Body::new(at(5.0, 10.0), Silhouette::S2).facing(0.0);
+        let target = Body::new(at(15.0, 10.0), Silhouette::S2);
+        // (An S5 with its feet 1" up: its 40 mm base is wider than the S2s' 25 mm, so every plan
+        // line between them crosses it, and the S2s' best lines, 1.5" up, run into it.)
+        let raised = Body::new(at(10.0, 10.0), Silhouette::S5).elevated(1.0);
+        let bodies = [viewer, target, raised];
+        let rect = |x0, y0, x1, y1, h| Terrain::rect("p", x0, y0, x1, y1, h).unwrap();
+        let p = |pts: &[(f64, f64)]| Terrain::new("l", pts.iter().map(|&(x, y)| at(x, y)).collect(), 1.0).unwrap();
+        let pillar = rect(9.9, 9.9, 10.1, 10.1, 1.0);
+        let roof = rect(9.0, 9.0, 11.0, 11.0, 1.0);
+        assert!(stands_on_terrain(&raised, std::slice::from_ref(&roof)));
+        assert!(!stands_on_terrain(&raised, std::slice::from_ref(&pillar)));
+        assert!(!stands_on_terrain(&raised, &[rect(9.0, 9.0, 11.0, 11.0, 0.9)]), "lower than its feet");
+        assert!(!stands_on_terrain(&raised, &[rect(9.5, 9.0, 11.0, 11.0, 1.0)]), "an edge overhangs");
+        // Concave: an L holding the base in its corner square, and one with the notch under it.
+        let l_holds = p(&[(9.0, 9.0), (13.0, 9.0), (13.0, 11.0), (11.0, 11.0), (11.0, 13.0), (9.0, 13.0)]);
+        let l_notch = p(&[(9.0, 9.0), (10.2, 9.0), (10.2, 10.2), (13.0, 10.2), (13.0, 13.0), (9.0, 13.0)]);
+        assert!(stands_on_terrain(&raised, &[l_holds]));
+        assert!(!stands_on_terrain(&raised, &[l_notch]));
+        // Beside the pillar, lines pass beneath it: partly seen, the witness under its feet.
+        let terrain = [pillar];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
+        let [a, b] = r.witness.expect("a witness");
+        let z = a.z + (b.z - a.z) * (10.0 - a.x) / (b.x - a.x);
+        assert!(z < raised.bottom(), "{a:?} -> {b:?}");
+        // On the roof: the lines beneath run into the roof, those above into the trooper.
+        let terrain = [roof];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert!(matches!(r.lof, Lof::Blocked { .. }), "{:?}", r.lof);
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
