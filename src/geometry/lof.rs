@@ -46,8 +46,9 @@
 
 use super::measure::EPS;
 use super::segment::{
-    Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, disc_interval, locate, orient,
-    passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex, segments_touch, signed_area,
+    Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, crossing_params, disc_interval,
+    locate, orient, passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex,
+    segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
 use std::ops::{Add as _, Sub as _};
@@ -786,19 +787,7 @@ impl Tops {
         }
         let u = w.scale(1.0 / d);
         if z.0 > self.target_top + EPS {
-            // Run on past `b` inside the target's disc (and the viewer's arc) to 3 mm short of
-            // where it leaves them.
-            let (c, r) = (self.target.centre, self.target.r);
-            let along = c.sub(a).dot(u);
-            let off2 = c.sub(a).dot(c.sub(a)) - along * along;
-            let mut far = along + (r * r - off2).max(0.0).sqrt();
-            if let Some((_, n)) = self.target.clip {
-                let k = u.dot(n);
-                if k < -1e-12 {
-                    far = far.min(self.target.ahead(a) / -k);
-                }
-            }
-            let e = far - d - MIN_VISIBLE_IN;
+            let e = self.run_on(a, u, d);
             if e > 0.0 {
                 let zb = z.0 + (self.target_top - z.0) * d / (d + e);
                 if zb > z.1 {
@@ -806,17 +795,7 @@ impl Tops {
                 }
             }
         } else if z.1 > self.viewer_top + EPS {
-            // Start behind `a` on the viewer's top face, inside its disc and its arc's half-plane.
-            let (c, r) = (self.viewer.centre, self.viewer.r);
-            let along = a.sub(c).dot(u);
-            let off2 = a.sub(c).dot(a.sub(c)) - along * along;
-            let mut g = along + (r * r - off2).max(0.0).sqrt();
-            if let Some((_, n)) = self.viewer.clip {
-                let k = u.dot(n);
-                if k > 1e-12 {
-                    g = g.min(self.viewer.ahead(a) / k);
-                }
-            }
+            let g = self.run_back(a, u);
             if g > 1e-9 {
                 let za = self.viewer_top + (z.1 - self.viewer_top) * g / (g + d);
                 if za > z.0 {
@@ -825,6 +804,39 @@ impl Tops {
             }
         }
         out
+    }
+
+    /// How far a line from `a` along unit `u`, reaching the target's outline at plan distance `d`,
+    /// may run on over the target's top face: inside its disc (and the viewer's arc) to 3 mm short
+    /// of where it leaves them, inches (not positive: not at all).
+    fn run_on(&self, a: TablePoint, u: TablePoint, d: f64) -> f64 {
+        let (c, r) = (self.target.centre, self.target.r);
+        let along = c.sub(a).dot(u);
+        let off2 = c.sub(a).dot(c.sub(a)) - along * along;
+        let mut far = along + (r * r - off2).max(0.0).sqrt();
+        if let Some((_, n)) = self.target.clip {
+            let k = u.dot(n);
+            if k < -1e-12 {
+                far = far.min(self.target.ahead(a) / -k);
+            }
+        }
+        far - d - MIN_VISIBLE_IN
+    }
+
+    /// How far behind `a` (on the viewer's outline) along unit `-u` a line may start on the
+    /// viewer's top face: inside its disc and its arc's half-plane, inches.
+    fn run_back(&self, a: TablePoint, u: TablePoint) -> f64 {
+        let (c, r) = (self.viewer.centre, self.viewer.r);
+        let along = a.sub(c).dot(u);
+        let off2 = a.sub(c).dot(a.sub(c)) - along * along;
+        let mut g = along + (r * r - off2).max(0.0).sqrt();
+        if let Some((_, n)) = self.viewer.clip {
+            let k = u.dot(n);
+            if k > 1e-12 {
+                g = g.min(self.viewer.ahead(a) / k);
+            }
+        }
+        g
     }
 
     /// Heights no raised line of profile `z` exceeds at either end, for lines at least `l_min`
@@ -1175,10 +1187,15 @@ fn line_of_fire_in(
     let spine = (tb.ahead(tb.centre) >= 1e-9).then_some((va.centre, tb.centre));
     let axis = tb.centre.sub(va.centre);
     let axis_len2 = axis.dot(axis).max(1e-12);
+    // Which pieces and troopers some line meets below their top and above their feet: judged by
+    // the lines' heights at the axis fraction (assumption LOWEST_LINE, see the README), and,
+    // where that names nothing, checked against bounds that hold for every line ([`Ceiling`]).
     let frac = |p: TablePoint| (p.sub(va.centre).dot(axis) / axis_len2).clamp(0.0, 1.0);
     let lowest_z = |p: TablePoint| viewer.bottom() + (target.bottom() - viewer.bottom()) * frac(p);
     let highest_z = |p: TablePoint| best.0 + (best.1 - best.0) * frac(p);
     let mut blockers = Vec::new();
+    // (Those only the bounds name: [`confirm_blockers`] looks for a line each blocks.)
+    let mut maybe = Vec::new();
     let (clipped, clip_tmp) = (&mut chain.clipped, &mut chain.tmp);
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
@@ -1201,14 +1218,17 @@ fn line_of_fire_in(
             return false;
         }
         // On one level the lowest line is as low everywhere: no need to find where the piece is.
-        let low = if viewer.bottom() == target.bottom() {
-            viewer.bottom()
+        let (low, floor) = if viewer.bottom() == target.bottom() {
+            (viewer.bottom(), viewer.bottom())
         } else {
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
-            clipped.iter().copied().map(lowest_z).fold(f64::INFINITY, f64::min)
+            let min = |f: &dyn Fn(TablePoint) -> f64| clipped.iter().map(|&p| f(p)).fold(f64::INFINITY, f64::min);
+            (min(&lowest_z), min(&|p| ceiling.floor(p)))
         };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
+        } else if t.height_in > floor + EPS {
+            maybe.push(Blocker::Terrain(i));
         }
         true
     });
@@ -1233,6 +1253,14 @@ fn line_of_fire_in(
         }
         if c.bottom() < highest_z(c.centre) - EPS && c.top() > lowest_z(c.centre) + EPS {
             blockers.push(Blocker::Trooper(j));
+        } else {
+            // (Over the disc the bounds are monotone along the axis: its two ends along it.)
+            let ends = [c.centre.sub(ceiling.dir.scale(c.radius())), c.centre.add(ceiling.dir.scale(c.radius()))];
+            let high = ceiling.at(ends[0]).max(ceiling.at(ends[1]));
+            let low = ceiling.floor(ends[0]).min(ceiling.floor(ends[1]));
+            if c.bottom() < high - EPS && c.top() > low + EPS {
+                maybe.push(Blocker::Trooper(j));
+            }
         }
         true
     });
@@ -1265,7 +1293,14 @@ fn line_of_fire_in(
     } else {
         search(&mut q, &coarse_a, &coarse_b, profiles, &tops)
     };
+    let feet = (viewer.bottom(), target.bottom());
     if let Some(w) = coarse {
+        if blockers.is_empty() && !maybe.is_empty() {
+            let (fine_a, fine_b) = (&mut fine.0, &mut fine.1);
+            va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
+            tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
+            blockers = confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best]);
+        }
         return verdict(Some(w), blockers);
     }
 
@@ -1300,6 +1335,18 @@ fn line_of_fire_in(
     } else {
         search(&mut q, fine_a, fine_b, profiles, &tops)
     };
+    // 4d. Beneath a raised trooper that nothing holds, a line may have to run lower than the
+    // best lines somewhere and higher than the lower profiles elsewhere (over a wall, under the
+    // trooper's feet): for each sampled plan line, every height profile at once.
+    let w = match w {
+        None if under && std::env::var("NOSH").is_err() => {
+            search_heights(&mut q, &tops, (fine_a, fine_b), (viewer.bottom(), target.bottom(), best.1))
+        }
+        w => w,
+    };
+    if w.is_some() && blockers.is_empty() && !maybe.is_empty() {
+        blockers = confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best]);
+    }
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
         blockers = q
@@ -1335,6 +1382,8 @@ struct Ceiling {
     rb: f64,
     /// Heights at A's end and B's end of the highest line.
     z: Profile,
+    /// ... and of the lowest: from A's feet to B's (for [`Ceiling::floor`]).
+    feet: Profile,
 }
 
 impl Ceiling {
@@ -1349,16 +1398,30 @@ impl Ceiling {
             ra: viewer.radius(),
             rb: target.radius(),
             z: (best.0, far),
+            feet: (viewer.bottom(), target.bottom()),
         }
     }
 
-    fn at(&self, p: TablePoint) -> f64 {
+    /// The range of the fraction `t` of the way at which a line between the bases passes over
+    /// `p` (by its position along the axis).
+    fn fractions(&self, p: TablePoint) -> (f64, f64) {
         let (len, ra, rb) = (self.len, self.ra, self.rb);
         let s = p.sub(self.origin).dot(self.dir);
-        let t_hi = ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0);
-        let t_lo = ((s - ra) / (len + rb - ra)).clamp(0.0, 1.0);
+        (((s - ra) / (len + rb - ra)).clamp(0.0, 1.0), ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0))
+    }
+
+    fn at(&self, p: TablePoint) -> f64 {
+        let (t_lo, t_hi) = self.fractions(p);
         let z = |t: f64| self.z.0 + (self.z.1 - self.z.0) * t;
         z(t_lo).max(z(t_hi))
+    }
+
+    /// The lowest any line can be above `p`, inches: no line runs below the one from A's feet to
+    /// B's (monotone along the axis too).
+    fn floor(&self, p: TablePoint) -> f64 {
+        let (t_lo, t_hi) = self.fractions(p);
+        let z = |t: f64| self.feet.0 + (self.feet.1 - self.feet.0) * t;
+        z(t_lo).min(z(t_hi))
     }
 }
 
@@ -1998,6 +2061,159 @@ fn search_shadowed(
                 }
                 if let Some(w) = try_line(q, tops, k == 0, a, b, z) {
                     return Some(w);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Of `maybe` — pieces and troopers that only the bounds of [`Ceiling`] say some line may meet
+/// between its top and its feet — those that a sampled line does meet so (N4 "Line of Fire": a
+/// line blocked anywhere makes the LoF partial, not clear): lines from each point of `from` to
+/// each of `to`, lowest (`profiles[0]`, feet to feet) and highest (`profiles[1]`, run on over
+/// the top faces).
+fn confirm_blockers(
+    q: &mut Query,
+    tops: &Tops,
+    maybe: &[Blocker],
+    (from, to): (&[TablePoint], &[TablePoint]),
+    [low, high]: [Profile; 2],
+) -> Vec<Blocker> {
+    let blocks_some = |q: &mut Query, k: Blocker| {
+        from.iter().any(|&a| {
+            to.iter().any(|&b| {
+                let seg_box = Aabb::around([a, b]);
+                let raised = tops.raise(a, b, high).0;
+                [low, raised].into_iter().any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
+            })
+        })
+    };
+    maybe.iter().copied().filter(|&k| blocks_some(q, k)).collect()
+}
+
+/// A line's height constraint `α·za + β·zb ≥ γ` over its end heights `za` (viewer) and `zb`
+/// (target), inches.
+type HeightBound = (f64, f64, f64);
+
+/// How far a profile of [`search_heights`] keeps above what it must pass over, and below what it
+/// must pass under, inches (its witness is then checked exactly, as every other).
+const HEIGHT_CLEARANCE_IN: f64 = 1e-6;
+
+/// Phase 4d: for each plan line from a point of `from` to a point of `to`, whether *some* height
+/// profile — end heights `za` in `za_range`, `zb` in `zb_range`, inches — clears everything the
+/// line crosses: above every piece (N4: terrain blocks up to its height), and above or below
+/// every trooper's Silhouette. Each piece and each "above" or "below" choice bounds the profile
+/// by two half-planes in (`za`, `zb`) — the line's height is affine along it, so its two ends
+/// over a stretch decide — and the profiles left are a convex polygon; with a raised trooper
+/// crossed, both choices are tried. The polygon's vertex mean is the witness's heights, checked
+/// like any sampled line. Only plan lines that cross a raised trooper are tried: over the others
+/// the best lines (phase 4c) are the highest everywhere, so nothing else can pass.
+fn search_heights(
+    q: &mut Query,
+    tops: &Tops,
+    (from, to): (&[TablePoint], &[TablePoint]),
+    (za_lo, zb_lo, zb_side): (f64, f64, f64),
+) -> Option<[Point3; 2]> {
+    // (A plan line that crosses more raised troopers than this, 2^n polygons, is not tried.)
+    const MAX_RAISED: usize = 6;
+    let (mut fixed, mut raised): (Vec<HeightBound>, Vec<[[HeightBound; 2]; 2]>) = (Vec::new(), Vec::new());
+    let (mut poly, mut tmp, mut stretches) = (Vec::new(), Vec::new(), Vec::new());
+    let m = HEIGHT_CLEARANCE_IN;
+    // Above `h` over [t0, t1]; below it (negated).
+    let above = |h: f64, t0: f64, t1: f64| [(1.0 - t0, t0, h + m), (1.0 - t1, t1, h + m)];
+    let below = |h: f64, t0: f64, t1: f64| [(t0 - 1.0, -t0, -(h - m)), (t1 - 1.0, -t1, -(h - m))];
+    for &a in from {
+        for &b in to {
+            let seg_box = Aabb::around([a, b]);
+            fixed.clear();
+            raised.clear();
+            for &j in q.bodies.iter() {
+                let c = &q.obs.bodies[j];
+                let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { continue };
+                if c.bottom() > EPS {
+                    raised.push([above(c.top(), t0, t1), below(c.bottom(), t0, t1)]);
+                } else {
+                    fixed.extend(above(c.top(), t0, t1));
+                }
+            }
+            if raised.is_empty() || raised.len() > MAX_RAISED {
+                continue;
+            }
+            for &i in q.terrain.iter() {
+                if !q.obs.terrain_boxes[i].overlaps(&seg_box) {
+                    continue;
+                }
+                let t = &q.obs.terrain[i];
+                match q.obs.terrain_convex[i] {
+                    Some(ccw) => {
+                        if let Some((t0, t1)) = convex_interval(&t.polygon, ccw, a, b) {
+                            fixed.extend(above(t.height_in, t0, t1));
+                        }
+                    }
+                    None => {
+                        // Every stretch of the line inside the footprint.
+                        let n = t.polygon.len();
+                        stretches.clear();
+                        stretches.extend([0.0, 1.0]);
+                        for k in 0..n {
+                            crossing_params(a, b, t.polygon[k], t.polygon[(k + 1) % n], &mut stretches);
+                        }
+                        stretches.sort_by(f64::total_cmp);
+                        for w in stretches.windows(2) {
+                            if locate(&t.polygon, a.lerp(b, 0.5 * (w[0] + w[1]))) != Where::Outside {
+                                fixed.extend(above(t.height_in, w[0], w[1]));
+                            }
+                        }
+                    }
+                }
+            }
+            // Where the line may end: on the Silhouettes' sides, or run on over the target's top
+            // face coming down, or start on the viewer's top face climbing (see [`Tops`]). Each is
+            // a box in (za, zb) and a bound; the run-on lengths set the bounds.
+            let (d, u) = (a.dist(b), b.sub(a).scale(1.0 / a.dist(b).max(1e-12)));
+            let (e, g) = (tops.run_on(a, u, d), tops.run_back(a, u));
+            let (vt, tt) = (tops.viewer_top, tops.target_top);
+            let ends: [(_, Option<HeightBound>); 3] = [
+                (((za_lo, vt), (zb_lo, zb_side)), None),
+                // Coming down onto the target's top within `e` past `b`: za ≥ zb ≥ top, and the
+                // line at plan distance d + e no higher than the top.
+                (((tt.max(za_lo), vt), (tt, vt)), (e > 0.0).then(|| ((d + e) / d - 1.0, -(d + e) / d, -tt))),
+                // Climbing from the viewer's top face within `g` behind `a`.
+                (((vt, zb_side), (vt.max(zb_lo), zb_side)), (g > 1e-9).then(|| (-(d + g) / d, g / d, -vt))),
+            ];
+            for (k, ((za0, za1), (zb0, zb1)), bound) in ends.iter().enumerate().map(|(k, &(r, b))| (k, r, b)) {
+                if za1 <= za0 || zb1 <= zb0 || (k > 0 && bound.is_none()) {
+                    continue;
+                }
+                for choice in 0..1usize << raised.len() {
+                    poly.clear();
+                    poly.extend([(za0, zb0), (za1, zb0), (za1, zb1), (za0, zb1)].map(|(x, y)| TablePoint::new(x, y)));
+                    let chosen = raised.iter().enumerate().flat_map(|(k, opts)| opts[(choice >> k) & 1]);
+                    for (alpha, beta, gamma) in bound.into_iter().chain(fixed.iter().copied()).chain(chosen) {
+                        tmp.clear();
+                        clip_half_plane(&poly, &mut tmp, |p| alpha * p.x + beta * p.y - gamma);
+                        std::mem::swap(&mut poly, &mut tmp);
+                        if poly.is_empty() {
+                            break;
+                        }
+                    }
+                    if poly.is_empty() {
+                        continue;
+                    }
+                    let z = vertex_mean(&poly);
+                    // (Coming down or climbing, not level: the ends on the top faces are finite.)
+                    let level = (k == 1 && z.x - z.y <= 1e-9) || (k == 2 && z.y - z.x <= 1e-9);
+                    if level || q.blocked(a, b, (z.x, z.y)).is_some() {
+                        continue;
+                    }
+                    // The witness's true ends: where the line comes down onto the target's top,
+                    // or where it leaves the viewer's.
+                    return Some(match k {
+                        1 => [Point3::at(a, z.x), Point3::at(a.add(u.scale(d * (z.x - tt) / (z.x - z.y))), tt)],
+                        2 => [Point3::at(a.sub(u.scale(d * (z.x - vt) / (z.y - z.x))), vt), Point3::at(b, z.y)],
+                        _ => [Point3::at(a, z.x), Point3::at(b, z.y)],
+                    });
                 }
             }
         }
@@ -2907,6 +3123,31 @@ mod tests {
         let obs = Obstacles::new(&terrain, &bodies);
         let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
         assert!(matches!(r.lof, Lof::Blocked { .. }), "{:?}", r.lof);
+    }
+
+    /// A target on a roof, mostly behind the viewer's arc line: lines to the sliver in front
+    /// come up from the viewer's lower roof to the target's feet and clip the roof's corner just
+    /// short of them. The axis fraction puts that corner past the target's centre, at the feet's
+    /// height, and names nothing; the bounds that hold for every line flag the roof, a sampled
+    /// line confirms it, and the LoF is partial, not clear. (A case the brute force found.)
+    #[test]
+    fn a_roof_that_clips_the_lowest_lines_makes_the_lof_partial() {
+        let at = TablePoint::new;
+        let viewer = Body::new(at(15.067, 15.976), Silhouette::S2).facing(138.079).elevated(1.7708);
+        let target = Body::new(at(18.762, 19.095), Silhouette::S5).facing(335.117).elevated(2.3155);
+        let terrain = [
+            Terrain::rect("viewer's roof", 13.217, 12.720, 15.939, 17.826, 1.7708).unwrap(),
+            Terrain::rect("target's roof", 18.451, 18.408, 21.650, 21.527, 2.3155).unwrap(),
+        ];
+        let bodies = [viewer, target];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(1)] });
+        // The line the brute force found, from the viewer's feet to the target's, is blocked.
+        let (a, b) = (at(15.067, 15.976), at(18.5486, 19.8532));
+        let seg_box = Aabb::around([a, b]);
+        let mut scratch = Vec::new();
+        assert!(blocks(&obs, Blocker::Terrain(1), (a, b, (1.7708, 2.3155), &seg_box), &mut scratch));
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
