@@ -119,6 +119,17 @@ fn heights_scene_crate_wall_tall_silhouette_and_rooftop() {
     // Distance to the sniper is 3D: plan gap 20 - 25 mm, height gap 4 - 1.575.
     let expect = (20.0 - S2_DIAMETER).hypot(4.0 - 40.0 / 25.4);
     assert!((pair(&s, &p, "sniper", "b4").distance_in - expect).abs() < 1e-9);
+    // Two S2s with a 1" wall between them and, beyond it, a TAG up on a ledge at 1.4" with most
+    // of its 55 mm base hanging over the line: the S2s' best lines (1.46"–1.57" up) run into the
+    // TAG, and lines at mid-height (0.79") into the wall, but a line about 1.2" up clears the wall
+    // and passes beneath the TAG's feet. Partial, both named.
+    let m = pair(&s, &p, "a5", "b5");
+    assert!(matches!(m.lof.lof, Lof::Partial { .. }), "{:?}", m.lof.lof);
+    assert_eq!(names(&s, &m.lof.lof), ["lookout", "low wall"]);
+    let [a, b] = m.lof.witness.expect("witness");
+    let z_at = |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x);
+    assert!(z_at(24.0) > 1.0 && z_at(25.0) > 1.0, "over the wall: {a:?} -> {b:?}");
+    assert!(z_at(28.0 - 1.083) < 1.4 && z_at(28.0 + 1.083) < 1.4, "beneath the feet: {a:?} -> {b:?}");
 }
 
 #[test]
