@@ -2071,8 +2071,8 @@ fn search_shadowed(
 /// Of `maybe` — pieces and troopers that only the bounds of [`Ceiling`] say some line may meet
 /// between its top and its feet — those that a sampled line does meet so (N4 "Line of Fire": a
 /// line blocked anywhere makes the LoF partial, not clear): lines from each point of `from` to
-/// each of `to`, lowest (`profiles[0]`, feet to feet) and highest (`profiles[1]`, run on over
-/// the top faces).
+/// each of `to`, lowest (`low`, feet to feet), highest (`high`, run on over the top faces), and
+/// the two between that cross from one to the other.
 fn confirm_blockers(
     q: &mut Query,
     tops: &Tops,
@@ -2085,7 +2085,9 @@ fn confirm_blockers(
             to.iter().any(|&b| {
                 let seg_box = Aabb::around([a, b]);
                 let raised = tops.raise(a, b, high).0;
-                [low, raised].into_iter().any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
+                [low, raised, (low.0, high.1), (high.0, low.1)]
+                    .into_iter()
+                    .any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
             })
         })
     };
@@ -3097,8 +3099,10 @@ mod tests {
         // line between them crosses it, and the S2s' best lines, 1.5" up, run into it.)
         let raised = Body::new(at(10.0, 10.0), Silhouette::S5).elevated(1.0);
         let bodies = [viewer, target, raised];
-        let rect = |x0, y0, x1, y1, h| Terrain::rect("p", x0, y0, x1, y1, h).unwrap();
-        let p = |pts: &[(f64, f64)]| Terrain::new("l", pts.iter().map(|&(x, y)| at(x, y)).collect(), 1.0).unwrap();
+        let rect = |x0, y0, x1, y1, h| Terrain::rect("p", x0, y0, x1, y1, h).expect("a valid piece");
+        let p = |pts: &[(f64, f64)]| {
+            Terrain::new("l", pts.iter().map(|&(x, y)| at(x, y)).collect(), 1.0).expect("a valid piece")
+        };
         let pillar = rect(9.9, 9.9, 10.1, 10.1, 1.0);
         let roof = rect(9.0, 9.0, 11.0, 11.0, 1.0);
         assert!(stands_on_terrain(&raised, std::slice::from_ref(&roof)));
@@ -3136,8 +3140,8 @@ mod tests {
         let viewer = Body::new(at(15.067, 15.976), Silhouette::S2).facing(138.079).elevated(1.7708);
         let target = Body::new(at(18.762, 19.095), Silhouette::S5).facing(335.117).elevated(2.3155);
         let terrain = [
-            Terrain::rect("viewer's roof", 13.217, 12.720, 15.939, 17.826, 1.7708).unwrap(),
-            Terrain::rect("target's roof", 18.451, 18.408, 21.650, 21.527, 2.3155).unwrap(),
+            Terrain::rect("viewer's roof", 13.217, 12.720, 15.939, 17.826, 1.7708).expect("a valid piece"),
+            Terrain::rect("target's roof", 18.451, 18.408, 21.650, 21.527, 2.3155).expect("a valid piece"),
         ];
         let bodies = [viewer, target];
         let obs = Obstacles::new(&terrain, &bodies);
