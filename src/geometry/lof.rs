@@ -47,7 +47,7 @@
 use super::measure::EPS;
 use super::segment::{
     Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, crossing_params, disc_interval,
-    locate, orient, passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex,
+    edges, locate, orient, passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex,
     segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
@@ -2583,8 +2583,7 @@ fn merge_sorted_chains(poly: &[TablePoint], tag: u8, inner: TablePoint, out: &mu
 
 /// Whether polygon `poly` meets segment `a b` (crossing, touching or containing it).
 fn meets_outline(poly: &[TablePoint], a: TablePoint, b: TablePoint) -> bool {
-    let n = poly.len();
-    (0..n).any(|i| segments_touch(poly[i], poly[(i + 1) % n], a, b)) || locate(poly, a) == Where::Inside
+    edges(poly).any(|(p, q)| segments_touch(p, q, a, b)) || locate(poly, a) == Where::Inside
 }
 
 /// One Sutherland–Hodgman step: append to `out` the part of `input` where `side(p) ≥ 0`
