@@ -2497,9 +2497,11 @@ impl<'p> HullParts<'p> {
 /// bridge, the outermost are its ends.
 fn bridge(p: &[TablePoint], q: &[TablePoint], mut i: usize, mut j: usize) -> (usize, usize) {
     let (n, m) = (p.len(), q.len());
+    // (The corners either side of corner `k` of `len`, without a division.)
+    let around = |k: usize, len: usize| [if k == 0 { len - 1 } else { k - 1 }, if k + 1 == len { 0 } else { k + 1 }];
     for _ in 0..2 * (n + m) + 4 {
         let mut moved = false;
-        for nb in [(i + n - 1) % n, (i + 1) % n] {
+        for nb in around(i, n) {
             // Right of the line, or on it behind its start: the start moves there.
             let o = orient(p[i], q[j], p[nb]);
             if o < 0.0 || (o == 0.0 && p[nb].sub(p[i]).dot(q[j].sub(p[i])) < 0.0) {
@@ -2507,7 +2509,7 @@ fn bridge(p: &[TablePoint], q: &[TablePoint], mut i: usize, mut j: usize) -> (us
                 moved = true;
             }
         }
-        for nb in [(j + m - 1) % m, (j + 1) % m] {
+        for nb in around(j, m) {
             // Right of the line, or on it past its end: the end moves there.
             let o = orient(p[i], q[j], q[nb]);
             if o < 0.0 || (o == 0.0 && q[nb].sub(q[j]).dot(q[j].sub(p[i])) > 0.0) {
