@@ -684,6 +684,19 @@ impl Region {
         self.clip.map_or(f64::INFINITY, |(o, n)| p.sub(o).dot(n))
     }
 
+    /// How far the ray from `a` along unit `u` runs before it leaves the disc or crosses the
+    /// clip line to its back, inches.
+    fn exit(&self, a: TablePoint, u: TablePoint) -> f64 {
+        let (c, r) = (self.centre, self.r);
+        let along = c.sub(a).dot(u);
+        let off2 = c.sub(a).dot(c.sub(a)) - along * along;
+        let far = along + (r * r - off2).max(0.0).sqrt();
+        match self.clip {
+            Some((_, n)) if u.dot(n) < -1e-12 => far.min(self.ahead(a) / -u.dot(n)),
+            _ => far,
+        }
+    }
+
     /// Move `p` into the half-plane (onto its line, plus a hair) if it is behind it.
     fn pull_in(&self, p: TablePoint) -> TablePoint {
         match self.clip {
@@ -810,33 +823,13 @@ impl Tops {
     /// may run on over the target's top face: inside its disc (and the viewer's arc) to 3 mm short
     /// of where it leaves them, inches (not positive: not at all).
     fn run_on(&self, a: TablePoint, u: TablePoint, d: f64) -> f64 {
-        let (c, r) = (self.target.centre, self.target.r);
-        let along = c.sub(a).dot(u);
-        let off2 = c.sub(a).dot(c.sub(a)) - along * along;
-        let mut far = along + (r * r - off2).max(0.0).sqrt();
-        if let Some((_, n)) = self.target.clip {
-            let k = u.dot(n);
-            if k < -1e-12 {
-                far = far.min(self.target.ahead(a) / -k);
-            }
-        }
-        far - d - MIN_VISIBLE_IN
+        self.target.exit(a, u) - d - MIN_VISIBLE_IN
     }
 
     /// How far behind `a` (on the viewer's outline) along unit `-u` a line may start on the
     /// viewer's top face: inside its disc and its arc's half-plane, inches.
     fn run_back(&self, a: TablePoint, u: TablePoint) -> f64 {
-        let (c, r) = (self.viewer.centre, self.viewer.r);
-        let along = a.sub(c).dot(u);
-        let off2 = a.sub(c).dot(a.sub(c)) - along * along;
-        let mut g = along + (r * r - off2).max(0.0).sqrt();
-        if let Some((_, n)) = self.viewer.clip {
-            let k = u.dot(n);
-            if k > 1e-12 {
-                g = g.min(self.viewer.ahead(a) / k);
-            }
-        }
-        g
+        self.viewer.exit(a, TablePoint::new(-u.x, -u.y))
     }
 
     /// Heights no raised line of profile `z` exceeds at either end, for lines at least `l_min`
