@@ -46,9 +46,9 @@
 
 use super::measure::EPS;
 use super::segment::{
-    Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, crossing_params, disc_interval,
-    edges, locate, orient, passes_through, point_convex_distance, point_segment_distance, polygon_meets_convex,
-    segments_touch, signed_area,
+    Aabb, Where, convex_interval, convex_polygons_meet, convex_polygons_meet_oriented, disc_interval, edges,
+    inside_stretches, locate, orient, passes_through, point_convex_distance, point_segment_distance,
+    polygon_meets_convex, segments_touch, signed_area,
 };
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
 use std::ops::{Add as _, Sub as _};
@@ -504,10 +504,9 @@ impl<'a> Obstacles<'a> {
 fn stands_on_terrain(b: &Body, terrain: &[Terrain]) -> bool {
     let (c, r) = (b.centre, b.radius());
     terrain.iter().any(|t| {
-        let n = t.polygon.len();
         t.height_in >= b.bottom()
             && locate(&t.polygon, c) == Where::Inside
-            && (0..n).all(|i| point_segment_distance(c, t.polygon[i], t.polygon[(i + 1) % n]) >= r)
+            && edges(&t.polygon).all(|(p, q)| point_segment_distance(c, p, q) >= r)
     })
 }
 
@@ -1332,9 +1331,7 @@ fn line_of_fire_in(
     // best lines somewhere and higher than the lower profiles elsewhere (over a wall, under the
     // trooper's feet): for each sampled plan line, every height profile at once.
     let w = match w {
-        None if under && std::env::var("NOSH").is_err() => {
-            search_heights(&mut q, &tops, (fine_a, fine_b), (viewer.bottom(), target.bottom(), best.1))
-        }
+        None if under => search_heights(&mut q, &tops, (fine_a, fine_b), (viewer.bottom(), target.bottom(), best.1)),
         w => w,
     };
     if w.is_some() && blockers.is_empty() && !maybe.is_empty() {
@@ -2146,19 +2143,10 @@ fn search_heights(
                             fixed.extend(above(t.height_in, t0, t1));
                         }
                     }
+                    // Every stretch of the line inside the footprint.
                     None => {
-                        // Every stretch of the line inside the footprint.
-                        let n = t.polygon.len();
-                        stretches.clear();
-                        stretches.extend([0.0, 1.0]);
-                        for k in 0..n {
-                            crossing_params(a, b, t.polygon[k], t.polygon[(k + 1) % n], &mut stretches);
-                        }
-                        stretches.sort_by(f64::total_cmp);
-                        for w in stretches.windows(2) {
-                            if locate(&t.polygon, a.lerp(b, 0.5 * (w[0] + w[1]))) != Where::Outside {
-                                fixed.extend(above(t.height_in, w[0], w[1]));
-                            }
+                        for (t0, t1) in inside_stretches(&t.polygon, a, b, &mut stretches) {
+                            fixed.extend(above(t.height_in, t0, t1));
                         }
                     }
                 }

@@ -205,14 +205,28 @@ pub(crate) fn passes_through(
         return false;
     }
     let (p, q) = (a.lerp(b, t0), a.lerp(b, t1));
+    inside_stretches(poly, p, q, scratch).next().is_some()
+}
+
+/// The stretches `(t0, t1)` of segment `a b` inside polygon `poly` (any shape; longer than 1e-9
+/// of the segment, edges counting as inside), in order. `scratch` holds the crossings.
+pub(crate) fn inside_stretches<'s>(
+    poly: &'s [TablePoint],
+    a: TablePoint,
+    b: TablePoint,
+    scratch: &'s mut Vec<f64>,
+) -> impl Iterator<Item = (f64, f64)> + 's {
     scratch.clear();
     scratch.push(0.0);
     scratch.push(1.0);
     for (e0, e1) in edges(poly) {
-        crossing_params(p, q, e0, e1, scratch);
+        crossing_params(a, b, e0, e1, scratch);
     }
     scratch.sort_by(f64::total_cmp);
-    scratch.windows(2).any(|w| w[1] - w[0] > 1e-9 && locate(poly, p.lerp(q, 0.5 * (w[0] + w[1]))) != Where::Outside)
+    scratch
+        .windows(2)
+        .map(|w| (w[0], w[1]))
+        .filter(move |&(t0, t1)| t1 - t0 > 1e-9 && locate(poly, a.lerp(b, 0.5 * (t0 + t1))) != Where::Outside)
 }
 
 /// The `t` range of segment `a b` inside convex polygon `poly` (closed: its edges count), by
