@@ -97,33 +97,47 @@ fn boxes(t: &Terrain) -> Vec<([f64; 2], [f64; 2])> {
     };
     let mut out = Vec::new();
     for j in 0..ny {
-        let mut i = 0;
-        while i < nx {
-            let start = i;
-            while i < nx && inside(i, j) {
-                i += 1;
-            }
-            if i > start {
-                out.push(([xs[start], ys[j]], [xs[i], ys[j + 1]]));
-            }
-            i += 1;
-        }
+        out.extend(runs(nx, |i| inside(i, j)).map(|(i0, i1)| ([xs[i0], ys[j]], [xs[i1], ys[j + 1]])));
     }
     for i in 0..nx {
-        let mut j = 0;
-        while j < ny {
-            let start = j;
-            while j < ny && inside(i, j) {
-                j += 1;
-            }
-            // (A run of one cell is already a row run's part.)
-            if j > start + 1 {
-                out.push(([xs[i], ys[start]], [xs[i + 1], ys[j]]));
-            }
-            j += 1;
-        }
+        // (A run of one cell is already a row run's part.)
+        let long = runs(ny, |j| inside(i, j)).filter(|&(j0, j1)| j1 > j0 + 1);
+        out.extend(long.map(|(j0, j1)| ([xs[i], ys[j0]], [xs[i + 1], ys[j1]])));
     }
     out
+}
+
+#[test]
+fn the_brute_force_boxes_of_a_notched_piece_make_up_exactly_the_piece() {
+    for shape in 0..3 {
+        for turn in 0..4 {
+            let poly = notched(1.0, 2.0, 4.0, 3.0, (shape, 0.4, 0.7, turn));
+            let t = Terrain::new("p", poly, 1.0).expect("a valid piece");
+            let b = boxes(&t);
+            // Every point of a fine grid (off the corners' lines) is in some box exactly when it
+            // is in the piece.
+            for (gx, gy) in (0..60).flat_map(|i| (0..50).map(move |j| (i, j))) {
+                let p = TablePoint::new(0.513 + 0.0837 * f64::from(gx), 1.517 + 0.0811 * f64::from(gy));
+                let in_boxes = b.iter().any(|&([x0, y0], [x1, y1])| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y));
+                assert_eq!(in_boxes, clearance(&t.polygon, p) == 0.0, "shape {shape} turn {turn} at {p:?}");
+            }
+        }
+    }
+}
+
+/// The maximal runs `start..end` of consecutive indices below `n` where `inside` holds.
+fn runs(n: usize, inside: impl Fn(usize) -> bool) -> impl Iterator<Item = (usize, usize)> {
+    let mut k = 0;
+    std::iter::from_fn(move || {
+        while k < n && !inside(k) {
+            k += 1;
+        }
+        let start = k;
+        while k < n && inside(k) {
+            k += 1;
+        }
+        (k > start).then_some((start, k))
+    })
 }
 
 /// Even-odd point-in-polygon (the point is never on an edge here: it is a grid cell's centre).
