@@ -152,10 +152,8 @@ fn even_odd(poly: &[TablePoint], p: TablePoint) -> bool {
     inside
 }
 
-/// Points of a body's cylinder: a polar grid over the base (rings and spokes) at several heights,
-/// kept only where `keep` holds.
-/// Points of the body's cylinder on `rings` (fractions of the radius) at `heights` evenly spaced
-/// heights from `z_lo` to `z_hi`.
+/// Points of the body's cylinder, a polar grid over the base: on `rings` (fractions of the
+/// radius) at `heights` evenly spaced heights from `z_lo` to `z_hi`, kept only where `keep` holds.
 fn cylinder_points(
     b: &Body,
     (z_lo, z_hi, heights): (f64, f64, usize),
@@ -408,16 +406,16 @@ fn rooftop_scene(
     (random_scene(troopers, pieces), prop::collection::vec(up, 1..4)).prop_map(|((mut bodies, terrain), ups)| {
         for (k, fx, fy, s, facing) in ups {
             let Some(t) = terrain.get(k % terrain.len().max(1)) else { continue };
-            let (x0, y0, x1, y1) = (t.polygon[0].x, t.polygon[0].y, t.polygon[2].x, t.polygon[2].y);
+            let ([x0, y0], [x1, y1]) = bounds(t);
             let sil = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
             let b = Body::new(TablePoint::new(x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)), sil)
                 .facing(facing)
                 .elevated(t.height_in);
             // Clear of the other pieces and of the other troopers, in plan.
-            let clear_of_terrain = terrain.iter().filter(|o| !std::ptr::eq(*o, t)).all(|o| {
-                let (x0, y0, x1, y1) = (o.polygon[0].x, o.polygon[0].y, o.polygon[2].x, o.polygon[2].y);
-                TablePoint::new(b.centre.x.clamp(x0, x1), b.centre.y.clamp(y0, y1)).dist(b.centre) > b.radius() + 0.05
-            });
+            let clear_of_terrain = terrain
+                .iter()
+                .filter(|o| !std::ptr::eq(*o, t))
+                .all(|o| clearance(&o.polygon, b.centre) > b.radius() + 0.05);
             let clear_of_others = bodies.iter().all(|o| o.centre.dist(b.centre) > o.radius() + b.radius() + 0.05);
             if clear_of_terrain && clear_of_others {
                 bodies.push(b);
@@ -436,7 +434,7 @@ fn lof_agrees_with_brute_force_with_troopers_on_rooftops() {
         let (bodies, terrain) = rooftop_scene(3..6, 3..7).new_tree(&mut runner).expect("scene").current();
         for b in bodies.iter().filter(|b| b.bottom() > 0.0) {
             let on = |t: &Terrain| {
-                let (x0, y0, x1, y1) = (t.polygon[0].x, t.polygon[0].y, t.polygon[2].x, t.polygon[2].y);
+                let ([x0, y0], [x1, y1]) = bounds(t);
                 b.centre.x - b.radius() >= x0
                     && b.centre.x + b.radius() <= x1
                     && b.centre.y - b.radius() >= y0
