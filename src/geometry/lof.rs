@@ -2097,20 +2097,20 @@ const HEIGHT_CLEARANCE_IN: f64 = 1e-6;
 /// line crosses: above every piece (N4: terrain blocks up to its height), and above or below
 /// every trooper's Silhouette. Each piece and each "above" or "below" choice bounds the profile
 /// by two half-planes in (`za`, `zb`) — the line's height is affine along it, so its two ends
-/// over a stretch decide — and the profiles left are a convex polygon; with a raised trooper
-/// crossed, both choices are tried. The polygon's vertex mean is the witness's heights, checked
-/// like any sampled line. Only plan lines that cross a raised trooper are tried: over the others
-/// the best lines (phase 4c) are the highest everywhere, so nothing else can pass.
+/// over a stretch decide — and the profiles left are a convex polygon; with raised troopers
+/// crossed, the choices are searched depth first ([`each_choice`]), so only the choices whose
+/// profiles are not yet empty are followed, however many raised troopers a line crosses. The
+/// polygon's vertex mean is the witness's heights, checked like any sampled line. Only plan
+/// lines that cross a raised trooper are tried: over the others the best lines (phase 4c) are
+/// the highest everywhere, so nothing else can pass.
 fn search_heights(
     q: &mut Query,
     tops: &Tops,
     (from, to): (&[TablePoint], &[TablePoint]),
     (za_lo, zb_lo, zb_side): (f64, f64, f64),
 ) -> Option<[Point3; 2]> {
-    // (A plan line that crosses more raised troopers than this, 2^n polygons, is not tried.)
-    const MAX_RAISED: usize = 6;
     let (mut fixed, mut raised): (Vec<HeightBound>, Vec<[[HeightBound; 2]; 2]>) = (Vec::new(), Vec::new());
-    let (mut poly, mut tmp, mut stretches) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut poly, mut tmp, mut stretches, mut levels) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let m = HEIGHT_CLEARANCE_IN;
     // Above `h` over [t0, t1]; below it (negated).
     let above = |h: f64, t0: f64, t1: f64| [(1.0 - t0, t0, h + m), (1.0 - t1, t1, h + m)];
@@ -2129,7 +2129,7 @@ fn search_heights(
                     fixed.extend(above(c.top(), t0, t1));
                 }
             }
-            if raised.is_empty() || raised.len() > MAX_RAISED {
+            if raised.is_empty() {
                 continue;
             }
             for &i in q.terrain.iter() {
@@ -2169,35 +2169,82 @@ fn search_heights(
                 if za1 <= za0 || zb1 <= zb0 || (k > 0 && bound.is_none()) {
                     continue;
                 }
-                for choice in 0..1usize << raised.len() {
-                    poly.clear();
-                    poly.extend([(za0, zb0), (za1, zb0), (za1, zb1), (za0, zb1)].map(|(x, y)| TablePoint::new(x, y)));
-                    let chosen = raised.iter().enumerate().flat_map(|(k, opts)| opts[(choice >> k) & 1]);
-                    for (alpha, beta, gamma) in bound.into_iter().chain(fixed.iter().copied()).chain(chosen) {
-                        tmp.clear();
-                        clip_half_plane(&poly, &mut tmp, |p| alpha * p.x + beta * p.y - gamma);
-                        std::mem::swap(&mut poly, &mut tmp);
-                        if poly.is_empty() {
-                            break;
-                        }
-                    }
-                    if poly.is_empty() {
-                        continue;
-                    }
-                    let z = vertex_mean(&poly);
+                poly.clear();
+                poly.extend([(za0, zb0), (za1, zb0), (za1, zb1), (za0, zb1)].map(|(x, y)| TablePoint::new(x, y)));
+                if !clip_all(&mut poly, &mut tmp, bound.into_iter().chain(fixed.iter().copied())) {
+                    continue;
+                }
+                let found = each_choice(&poly, &raised, &mut levels, &mut |poly| {
+                    let z = vertex_mean(poly);
                     // (Coming down or climbing, not level: the ends on the top faces are finite.)
                     let level = (k == 1 && z.x - z.y <= 1e-9) || (k == 2 && z.y - z.x <= 1e-9);
                     if level || q.blocked(a, b, (z.x, z.y)).is_some() {
-                        continue;
+                        return None;
                     }
                     // The witness's true ends: where the line comes down onto the target's top,
                     // or where it leaves the viewer's.
-                    return Some(match k {
+                    Some(match k {
                         1 => [Point3::at(a, z.x), Point3::at(a.add(u.scale(d * (z.x - tt) / (z.x - z.y))), tt)],
                         2 => [Point3::at(a.sub(u.scale(d * (z.x - vt) / (z.y - z.x))), vt), Point3::at(b, z.y)],
                         _ => [Point3::at(a, z.x), Point3::at(b, z.y)],
-                    });
+                    })
+                });
+                if found.is_some() {
+                    return found;
                 }
+            }
+        }
+    }
+    None
+}
+
+/// Clip convex `poly` by every bound `α·za + β·zb ≥ γ` in turn (`tmp` is scratch space); whether
+/// anything is left.
+fn clip_all(poly: &mut Vec<TablePoint>, tmp: &mut Vec<TablePoint>, bounds: impl Iterator<Item = HeightBound>) -> bool {
+    for (alpha, beta, gamma) in bounds {
+        tmp.clear();
+        clip_half_plane(poly, tmp, |p| alpha * p.x + beta * p.y - gamma);
+        std::mem::swap(poly, tmp);
+        if poly.is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Phase 4d's choices: for each raised trooper a line passes, over its top or under its feet
+/// (`raised[k]`: the two bounds of each). Visits the profiles of every combination of choices
+/// that leaves some, in the order of counting with the first trooper's choice the lowest bit,
+/// until `visit` returns something. Depth first from the last trooper: a choice whose profiles
+/// are already empty is not followed, so the combinations visited are those the bounds leave
+/// open (at most quadratic in the number of troopers), not all 2^n. `levels` is scratch space,
+/// two polygons per trooper.
+fn each_choice<R>(
+    poly: &[TablePoint],
+    raised: &[[[HeightBound; 2]; 2]],
+    levels: &mut Vec<(Vec<TablePoint>, Vec<TablePoint>)>,
+    visit: &mut impl FnMut(&[TablePoint]) -> Option<R>,
+) -> Option<R> {
+    if levels.len() < raised.len() {
+        levels.resize_with(raised.len(), Default::default);
+    }
+    choose(poly, raised, levels, visit)
+}
+
+fn choose<R>(
+    poly: &[TablePoint],
+    raised: &[[[HeightBound; 2]; 2]],
+    levels: &mut [(Vec<TablePoint>, Vec<TablePoint>)],
+    visit: &mut impl FnMut(&[TablePoint]) -> Option<R>,
+) -> Option<R> {
+    let Some((options, rest)) = raised.split_last() else { return visit(poly) };
+    let ((out, tmp), deeper) = levels.split_first_mut().expect("a level per raised trooper");
+    for option in options {
+        out.clear();
+        out.extend_from_slice(poly);
+        if clip_all(out, tmp, option.iter().copied()) {
+            if let Some(r) = choose(out, rest, deeper, visit) {
+                return Some(r);
             }
         }
     }
@@ -3109,6 +3156,41 @@ mod tests {
         let obs = Obstacles::new(&terrain, &bodies);
         let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
         assert!(matches!(r.lof, Lof::Blocked { .. }), "{:?}", r.lof);
+    }
+
+    /// Phase 4d follows a line however many raised troopers it passes beneath: a row of seven
+    /// S5s up on a ledge, their bases hanging over the line between two S2s, and a 1" wall in
+    /// front of the viewer. The best lines run into the S5s' feet, the middle and low lines
+    /// into the wall; a line about 1.15" up passes over the wall and beneath all seven.
+    #[test]
+    fn a_line_is_found_beneath_a_row_of_raised_troopers() {
+        let at = TablePoint::new;
+        let feet = 1.3;
+        let viewer = Body::new(at(2.0, 10.0), Silhouette::S2).facing(0.0);
+        let target = Body::new(at(18.0, 10.0), Silhouette::S2).facing(180.0);
+        let row: Vec<Body> =
+            (0..7).map(|k| Body::new(at(6.0 + 1.6 * f64::from(k), 10.0), Silhouette::S5).elevated(feet)).collect();
+        let bodies: Vec<Body> = [viewer, target].into_iter().chain(row.iter().copied()).collect();
+        // (The ledge holds the far edge of each 40 mm base, clear of every line between the S2s.)
+        let terrain = [
+            Terrain::rect("wall", 3.5, 7.0, 4.0, 13.0, 1.0).expect("a valid piece"),
+            Terrain::rect("ledge", 5.0, 10.6, 17.0, 11.2, feet).expect("a valid piece"),
+        ];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
+        let [a, b] = r.witness.expect("a witness");
+        let z_at = |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x);
+        assert!(z_at(3.5) >= 1.0 && z_at(4.0) >= 1.0, "over the wall: {a:?} -> {b:?}");
+        for s in &row {
+            let (x0, x1) = (s.centre.x - s.radius(), s.centre.x + s.radius());
+            assert!(z_at(x0.max(a.x)) <= feet && z_at(x1.min(b.x)) <= feet, "beneath {s:?}: {a:?} -> {b:?}");
+        }
+        // With the wall 1.5" high, a line over it falls at least 0.2" by the row's first feet,
+        // 1.2" on, and so would reach the target's far side 2" lower: below its feet. Blocked.
+        let terrain = [Terrain::rect("wall", 3.5, 7.0, 4.0, 13.0, 1.5).expect("a valid piece"), terrain[1].clone()];
+        let obs = Obstacles::new(&terrain, &bodies);
+        assert!(matches!(line_of_fire(&obs, &viewer, &target, &[0, 1]).lof, Lof::Blocked { .. }));
     }
 
     /// A target on a roof, mostly behind the viewer's arc line: lines to the sliver in front
