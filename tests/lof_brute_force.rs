@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sightline::geometry::{
-    Arc, Body, Lof, MIN_VISIBLE_IN, Obstacles, Point3, Silhouette, TablePoint, Terrain, line_of_fire,
+    Arc, Blocker, Body, Lof, MIN_VISIBLE_IN, Obstacles, Point3, Silhouette, TablePoint, Terrain, line_of_fire,
 };
 
 /// Whether the 3D segment `a b` passes through the open box `lo..hi` (slab clipping).
@@ -218,6 +218,25 @@ fn top_ok(viewer: &Body, target: &Body, a: Point3, b: Point3) -> bool {
     p.dist(target.centre) <= target.radius() + 1e-9 && in_front(viewer, p)
 }
 
+/// Whether the line from viewer point `a` reaches target point `b` on the target's side without
+/// passing beneath its base first: a line that comes up under a raised base to a point of its
+/// rim shows only that rim, not a 3 mm piece, and lines that see the underside of a raised base
+/// are not looked for (assumption UNDERSIDE in the README). Judged in plan: the line's height
+/// where it enters the target's disc is at least the target's feet.
+fn not_from_beneath(target: &Body, a: Point3, b: Point3) -> bool {
+    let (p, d) = (a.plan(), TablePoint::new(b.x - a.x, b.y - a.y));
+    let dd = d.dot(d);
+    if dd < 1e-15 {
+        return true;
+    }
+    // Where along the line (0 at `a`, 1 at `b`) it first crosses the target's outline: the
+    // smaller root of |p + t·d − c|² = r².
+    let f = p - target.centre;
+    let (half_b, cc) = (f.dot(d), f.dot(f) - target.radius() * target.radius());
+    let enters = (-half_b - (half_b * half_b - dd * cc).max(0.0).sqrt()) / dd;
+    a.z + (b.z - a.z) * enters.clamp(0.0, 1.0) >= target.bottom() - 1e-9
+}
+
 /// Brute force for the rule itself (N4 LoF: A must see a 3 × 3 mm piece of B): a clear sampled
 /// line (blockers shrunk by `margin`) from a viewer point `a` to a target point `b` such that
 /// the lines from `a` to the points of the target 1.5 mm either side of `b` (every 0.5 mm; along
@@ -242,7 +261,8 @@ fn brute_line(
                 let ang = (b.y - c.y).atan2(b.x - c.x) + offset / r;
                 Point3 { x: c.x + r * ang.cos(), y: c.y + r * ang.sin(), z: b.z }
             };
-            if clear(a, b)
+            if not_from_beneath(target, a, b)
+                && clear(a, b)
                 && offsets.iter().all(|&o| {
                     let q = around(o);
                     in_front(viewer, q.plan()) && clear(a, q)
@@ -284,7 +304,9 @@ fn brute_blocked_line(
     let (from, side, top) = brute_lines(viewer, target, heights);
     from.iter().find_map(|&a| {
         let ends = side.iter().chain(top.iter().filter(|&&b| top_ok(viewer, target, a, b)));
-        ends.copied().find(|&b| !line_clear(a, b, terrain, others, margin)).map(|b| (a, b))
+        ends.copied()
+            .find(|&b| not_from_beneath(target, a, b) && !line_clear(a, b, terrain, others, margin))
+            .map(|b| (a, b))
     })
 }
 
@@ -525,6 +547,30 @@ fn lof_agrees_with_brute_force_over_cluttered_scenes() {
 }
 
 /// Seed for the random scenes (change it, or set `SIGHTLINE_LOF_SEED`, to explore others).
+/// How much nearer than any line a piece or trooper a partial LoF names may be, inches (1 mm):
+/// `line_of_fire` stands a circumscribed 16-gon in for each base outline, at most 2% of the
+/// radius (0.021" for a 55 mm base) outside the circle, and the brute force's lines are 1 mm
+/// apart, so a piece that only grazes the lines may not be met by one of them.
+const GRAZE_IN: f64 = 1.0 / 25.4;
+
+/// Heights up each Silhouette at which the brute force looks for the lines a named piece or
+/// trooper blocks.
+const LIST_HEIGHTS: usize = 5;
+
+/// Whether piece or trooper `x` comes near enough to the lines from `viewer` to `target` to
+/// block one (within both bases' larger radius of the segment between their centres, plus
+/// `GRAZE_IN`: every line lies within that radius of the segment). Checked at points 0.1"
+/// apart along the segment, each allowed 0.05" more.
+fn near_the_lines(viewer: &Body, target: &Body, x: Blocker, terrain: &[Terrain], bodies: &[Body]) -> bool {
+    let reach = viewer.radius().max(target.radius()) + GRAZE_IN + 0.05;
+    let (a, b) = (viewer.centre, target.centre);
+    let steps = (a.dist(b) / 0.1).ceil().max(1.0) as usize;
+    (0..=steps).map(|k| a.lerp(b, k as f64 / steps as f64)).any(|p| match x {
+        Blocker::Terrain(k) => clearance(&terrain[k].polygon, p) < reach,
+        Blocker::Trooper(k) => p.dist(bodies[k].centre) < reach + bodies[k].radius(),
+    })
+}
+
 const SEED: [u8; 32] = *b"sightline-lof-brute-force-seed-1";
 
 fn seed() -> [u8; 32] {
@@ -599,6 +645,38 @@ fn check_against_brute_force(
                     disagreements.push(format!(
                         "{i}->{j}: ours Clear, but the brute force finds {line:?} blocked; scene {bodies:?} {terrain:?}"
                     ));
+                }
+                // A partial LoF names what blocks: each piece or trooper named blocks some line
+                // (grown by `GRAZE_IN`: the bases' outlines are circumscribed polygons), and each
+                // that blocks a line even shrunk by 0.005" is named.
+                if let Lof::Partial { blocked_by } = &ours.lof {
+                    let candidates = (0..terrain.len())
+                        .map(Blocker::Terrain)
+                        .chain((0..bodies.len()).filter(|&k| k != i && k != j).map(Blocker::Trooper));
+                    for x in candidates {
+                        let named = blocked_by.contains(&x);
+                        if !named && !near_the_lines(v, t, x, &terrain, &bodies) {
+                            continue;
+                        }
+                        let blocks = |margin: f64| {
+                            let (pieces, troopers) = match x {
+                                Blocker::Terrain(k) => (std::slice::from_ref(&terrain[k]), &[][..]),
+                                Blocker::Trooper(k) => (&[][..], std::slice::from_ref(&bodies[k])),
+                            };
+                            brute_blocked_line(v, t, pieces, troopers, (margin, LIST_HEIGHTS)).is_some()
+                        };
+                        if named && !blocks(-GRAZE_IN) {
+                            disagreements.push(format!(
+                                "{i}->{j}: ours {:?}, but {x:?} blocks no line; scene {bodies:?} {terrain:?}",
+                                ours.lof
+                            ));
+                        } else if !named && blocks(0.005) {
+                            disagreements.push(format!(
+                                "{i}->{j}: ours {:?}, but {x:?} blocks a line; scene {bodies:?} {terrain:?}",
+                                ours.lof
+                            ));
+                        }
+                    }
                 }
             }
         }

@@ -635,9 +635,15 @@ fn is_convex(poly: &[TablePoint]) -> bool {
     true
 }
 
+/// How far from the centre the corners of the outline polygon of a unit circle are (it
+/// circumscribes the circle: [`OUTLINE_SIDES`] sides).
+fn outline_circumradius() -> f64 {
+    1.0 / (std::f64::consts::PI / OUTLINE_SIDES as f64).cos()
+}
+
 /// The corners of a regular polygon circumscribing the unit circle ([`OUTLINE_SIDES`] sides).
 static UNIT_RING: std::sync::LazyLock<[TablePoint; OUTLINE_SIDES]> = std::sync::LazyLock::new(|| {
-    let k = 1.0 / (std::f64::consts::PI / OUTLINE_SIDES as f64).cos();
+    let k = outline_circumradius();
     std::array::from_fn(|i| {
         let a = i as f64 * std::f64::consts::TAU / OUTLINE_SIDES as f64;
         TablePoint::new(a.cos() * k, a.sin() * k)
@@ -1210,12 +1216,15 @@ fn line_of_fire_in(
             return false;
         }
         // On one level the lowest line is as low everywhere: no need to find where the piece is.
+        // Otherwise, where it is in the hull, less the target's disc: no line reaches the target
+        // from beneath its base (assumption UNDERSIDE). (The disc as large as the outline
+        // polygon that stands in for it in the hull: what lies between them is a graze.)
         let (low, floor) = if viewer.bottom() == target.bottom() {
             (viewer.bottom(), viewer.bottom())
         } else {
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
-            let min = |f: &dyn Fn(TablePoint) -> f64| clipped.iter().map(|&p| f(p)).fold(f64::INFINITY, f64::min);
-            (min(&lowest_z), min(&|p| ceiling.floor(p)))
+            let disc = (target.centre, target.radius() * outline_circumradius(), ceiling.dir);
+            (min_outside_disc(clipped, disc, &lowest_z), min_outside_disc(clipped, disc, &|p| ceiling.floor(p)))
         };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
@@ -1286,12 +1295,13 @@ fn line_of_fire_in(
         search(&mut q, &coarse_a, &coarse_b, profiles, &tops)
     };
     let feet = (viewer.bottom(), target.bottom());
+    let beneath = (target.centre, target.radius(), target.bottom());
     if let Some(w) = coarse {
-        if blockers.is_empty() && !maybe.is_empty() {
+        if !maybe.is_empty() {
             let (fine_a, fine_b) = (&mut fine.0, &mut fine.1);
             va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
             tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
-            blockers = confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best]);
+            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
         }
         return verdict(Some(w), blockers);
     }
@@ -1334,8 +1344,8 @@ fn line_of_fire_in(
         None if under => search_heights(&mut q, &tops, (fine_a, fine_b), (viewer.bottom(), target.bottom(), best.1)),
         w => w,
     };
-    if w.is_some() && blockers.is_empty() && !maybe.is_empty() {
-        blockers = confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best]);
+    if w.is_some() && !maybe.is_empty() {
+        confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
     }
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
@@ -2058,30 +2068,81 @@ fn search_shadowed(
     None
 }
 
-/// Of `maybe` — pieces and troopers that only the bounds of [`Ceiling`] say some line may meet
-/// between its top and its feet — those that a sampled line does meet so (N4 "Line of Fire": a
-/// line blocked anywhere makes the LoF partial, not clear): lines from each point of `from` to
-/// each of `to`, lowest (`low`, feet to feet), highest (`high`, run on over the top faces), and
-/// the two between that cross from one to the other.
+/// The least of `f` over polygon `poly` less the disc about `c` of radius `r`, where `f` is
+/// monotone along direction `dir` (the heights of [`Ceiling`] and of the lowest line): it is at
+/// a corner outside the disc, where an edge crosses the circle, or at the circle's point
+/// furthest along or against `dir` when that is in the polygon. Infinite when nothing is left.
+fn min_outside_disc(
+    poly: &[TablePoint],
+    (c, r, dir): (TablePoint, f64, TablePoint),
+    f: &dyn Fn(TablePoint) -> f64,
+) -> f64 {
+    let mut m = f64::INFINITY;
+    for (a, b) in edges(poly) {
+        if a.dist(c) >= r {
+            m = m.min(f(a));
+        }
+        // (The interval is clipped to the edge: its ends inside the edge are the crossings.)
+        if let Some((t0, t1)) = disc_interval(a, b, c, r) {
+            for t in [t0, t1].into_iter().filter(|&t| t > 0.0 && t < 1.0) {
+                m = m.min(f(a.lerp(b, t)));
+            }
+        }
+    }
+    for e in [c.sub(dir.scale(r)), c.add(dir.scale(r))] {
+        if poly.len() > 2 && locate(poly, e) != Where::Outside {
+            m = m.min(f(e));
+        }
+    }
+    m
+}
+
+/// Adds to `named` (kept in order: pieces, then troopers, each by index) those of `maybe` —
+/// pieces and troopers that only the bounds of [`Ceiling`] say some line may meet between its
+/// top and its feet — that a sampled line does meet so (N4 "Line of Fire": a line blocked
+/// anywhere makes the LoF partial, not clear, and a partial LoF names what blocks): lines from
+/// each point of `from` to each of `to`, lowest (`low`, feet to feet), highest (`high`, run on
+/// over the top faces), and the two between that cross from one to the other — leaving out a
+/// line that comes up beneath a raised target's base to its rim (assumption UNDERSIDE;
+/// `target`: its centre, radius and feet).
 fn confirm_blockers(
     q: &mut Query,
     tops: &Tops,
     maybe: &[Blocker],
     (from, to): (&[TablePoint], &[TablePoint]),
     [low, high]: [Profile; 2],
-) -> Vec<Blocker> {
+    target: (TablePoint, f64, f64),
+    named: &mut Vec<Blocker>,
+) {
+    let (centre, r, feet) = target;
     let blocks_some = |q: &mut Query, k: Blocker| {
+        let piece = matches!(k, Blocker::Terrain(_));
         from.iter().any(|&a| {
             to.iter().any(|&b| {
                 let seg_box = Aabb::around([a, b]);
+                // (Where the line's plan enters the target's disc: at `b` for a facing point.)
+                let enters = disc_interval(a, b, centre, r).map_or(1.0, |(t0, _)| t0);
+                let admissible = |z: &Profile| z.0 + (z.1 - z.0) * enters >= feet - 1e-6;
+                if piece {
+                    // Terrain stands from the table up, so the lowest line blocked by nothing
+                    // else decides: feet to feet, or, coming up beneath a raised target's base,
+                    // the line from the viewer's feet that reaches its feet where it enters.
+                    let lowest = if admissible(&low) { low } else { (low.0, low.0 + (feet - low.0) / enters) };
+                    return lowest.1 <= high.1 + 1e-9 && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
+                }
                 let raised = tops.raise(a, b, high).0;
                 [low, raised, (low.0, high.1), (high.0, low.1)]
                     .into_iter()
+                    .filter(admissible)
                     .any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
             })
         })
     };
-    maybe.iter().copied().filter(|&k| blocks_some(q, k)).collect()
+    let before = named.len();
+    named.extend(maybe.iter().copied().filter(|&k| blocks_some(q, k)));
+    if named.len() > before {
+        named.sort_unstable();
+    }
 }
 
 /// A line's height constraint `α·za + β·zb ≥ γ` over its end heights `za` (viewer) and `zb`
@@ -2242,10 +2303,10 @@ fn choose<R>(
     for option in options {
         out.clear();
         out.extend_from_slice(poly);
-        if clip_all(out, tmp, option.iter().copied()) {
-            if let Some(r) = choose(out, rest, deeper, visit) {
-                return Some(r);
-            }
+        if clip_all(out, tmp, option.iter().copied())
+            && let Some(r) = choose(out, rest, deeper, visit)
+        {
+            return Some(r);
         }
     }
     None
@@ -3193,29 +3254,40 @@ mod tests {
         assert!(matches!(line_of_fire(&obs, &viewer, &target, &[0, 1]).lof, Lof::Blocked { .. }));
     }
 
-    /// A target on a roof, mostly behind the viewer's arc line: lines to the sliver in front
-    /// come up from the viewer's lower roof to the target's feet and clip the roof's corner just
-    /// short of them. The axis fraction puts that corner past the target's centre, at the feet's
-    /// height, and names nothing; the bounds that hold for every line flag the roof, a sampled
-    /// line confirms it, and the LoF is partial, not clear. (A case the brute force found.)
+    /// A target on a roof, mostly behind the viewer's arc line (a case the brute force found).
+    /// The line from the viewer's feet to the far end of the sliver in front clips the roof's
+    /// corner, but it comes up beneath the target's base, which hangs over the roof's edge, and
+    /// shows only the rim (assumption UNDERSIDE): the lines that reach the sliver's facing side
+    /// pass clear of the roof, so the LoF is clear. With the roof reaching out beyond the base
+    /// towards the viewer, the lines that come up to the target's feet run into it: partial.
     #[test]
-    fn a_roof_that_clips_the_lowest_lines_makes_the_lof_partial() {
+    fn a_roof_under_the_target_blocks_only_lines_that_reach_it_from_outside_its_base() {
         let at = TablePoint::new;
         let viewer = Body::new(at(15.067, 15.976), Silhouette::S2).facing(138.079).elevated(1.7708);
         let target = Body::new(at(18.762, 19.095), Silhouette::S5).facing(335.117).elevated(2.3155);
+        let viewers_roof =
+            Terrain::rect("viewer's roof", 13.217, 12.720, 15.939, 17.826, 1.7708).expect("a valid piece");
         let terrain = [
-            Terrain::rect("viewer's roof", 13.217, 12.720, 15.939, 17.826, 1.7708).expect("a valid piece"),
+            viewers_roof.clone(),
             Terrain::rect("target's roof", 18.451, 18.408, 21.650, 21.527, 2.3155).expect("a valid piece"),
         ];
         let bodies = [viewer, target];
         let obs = Obstacles::new(&terrain, &bodies);
-        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
-        assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(1)] });
-        // The line the brute force found, from the viewer's feet to the target's, is blocked.
+        assert_eq!(line_of_fire(&obs, &viewer, &target, &[0, 1]).lof, Lof::Clear);
+        // The line the brute force found, from the viewer's feet to the target's rim, is blocked
+        // by the roof, and enters the target's disc well before its end, below its feet.
         let (a, b) = (at(15.067, 15.976), at(18.5486, 19.8532));
         let seg_box = Aabb::around([a, b]);
         let mut scratch = Vec::new();
         assert!(blocks(&obs, Blocker::Terrain(1), (a, b, (1.7708, 2.3155), &seg_box), &mut scratch));
+        let (t0, _) = disc_interval(a, b, target.centre, target.radius()).expect("it crosses the base");
+        assert!(t0 < 0.99 && 1.7708 + (2.3155 - 1.7708) * t0 < target.bottom(), "{t0}");
+        // The roof reaching out beyond the base towards the viewer.
+        let wide =
+            [viewers_roof, Terrain::rect("target's roof", 17.5, 17.5, 21.650, 21.527, 2.3155).expect("a valid piece")];
+        let obs = Obstacles::new(&wide, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(1)] });
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
