@@ -3254,6 +3254,34 @@ mod tests {
         assert!(matches!(line_of_fire(&obs, &viewer, &target, &[0, 1]).lof, Lof::Blocked { .. }));
     }
 
+    /// Phase 4d bounds a line over every stretch of a concave piece it crosses: a viewer up on a
+    /// tower looks down over both arms of a 1.5" U-shaped wall and under the feet of an S5 on a
+    /// ledge (1.5" up) at a trooper on the ground. Its lines come down, so the far arm, just
+    /// before the S5, is where they are lowest: only lines that keep above 1.5" there and fall
+    /// below 1.5" within the next 0.11" pass. (Bounding the lines over the near arm alone leaves
+    /// profiles that run into the far arm, and finds none.)
+    #[test]
+    fn a_line_over_both_arms_of_a_u_shaped_wall_and_under_a_raised_trooper_is_found() {
+        let at = TablePoint::new;
+        let viewer = Body::new(at(2.0, 10.0), Silhouette::S2).facing(0.0).elevated(1.0);
+        let target = Body::new(at(18.0, 10.0), Silhouette::S2).facing(180.0);
+        let raised = Body::new(at(9.4, 10.0), Silhouette::S5).elevated(1.5);
+        let bodies = [viewer, target, raised];
+        let arms = [(3.5, 7.0), (4.0, 7.0), (4.0, 12.5), (8.0, 12.5), (8.0, 7.0), (8.5, 7.0), (8.5, 13.0), (3.5, 13.0)];
+        let terrain = [
+            Terrain::new("u wall", arms.iter().map(|&(x, y)| at(x, y)).collect(), 1.5).expect("a valid piece"),
+            Terrain::rect("ledge", 8.8, 10.6, 10.0, 11.3, 1.5).expect("a valid piece"),
+            Terrain::rect("tower", 1.0, 9.0, 3.0, 11.0, 1.0).expect("a valid piece"),
+        ];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
+        let [a, b] = r.witness.expect("a witness");
+        let z_at = |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x);
+        assert!(z_at(8.5) >= 1.5 && z_at(4.0) >= 1.5, "over both arms: {a:?} -> {b:?}");
+        assert!(z_at(9.4 - raised.radius()) <= 1.5, "beneath the S5: {a:?} -> {b:?}");
+    }
+
     /// A target on a roof, mostly behind the viewer's arc line (a case the brute force found).
     /// The line from the viewer's feet to the far end of the sliver in front clips the roof's
     /// corner, but it comes up beneath the target's base, which hangs over the roof's edge, and
