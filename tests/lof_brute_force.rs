@@ -398,9 +398,11 @@ fn scene_of(
 
 /// How far `p` is from the footprint `poly`, in plan (0 inside).
 fn clearance(poly: &[TablePoint], p: TablePoint) -> f64 {
-    if even_odd(poly, p) {
-        return 0.0;
-    }
+    if even_odd(poly, p) { 0.0 } else { edge_distance(poly, p) }
+}
+
+/// How far `p` is from the nearest edge of `poly`, in plan.
+fn edge_distance(poly: &[TablePoint], p: TablePoint) -> f64 {
     (0..poly.len())
         .map(|k| {
             let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
@@ -418,14 +420,23 @@ fn bounds(t: &Terrain) -> ([f64; 2], [f64; 2]) {
     })
 }
 
-/// Like [`random_scene`], with some troopers up on the pieces, at the piece's height: most on
-/// its roof, some on its edge with part of the base hanging over (lines pass beneath that part).
+/// Like [`random_scene`], with some troopers up on the pieces (see [`rooftops`]).
 fn rooftop_scene(
     troopers: std::ops::Range<usize>,
     pieces: std::ops::Range<usize>,
 ) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+    rooftops(random_scene(troopers, pieces))
+}
+
+/// The scenes of `base` with one to three more troopers up at a piece's height, each somewhere
+/// over the piece's bounding box: most on its roof, some on its edge with part of the base
+/// hanging over (lines pass beneath that part) — on an L or a U, in its corner or over its
+/// notch too.
+fn rooftops(
+    base: impl Strategy<Value = (Vec<Body>, Vec<Terrain>)>,
+) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
     let up = (0usize..100, 0.0f64..1.0, 0.0f64..1.0, 0usize..4, 0.0f64..360.0);
-    (random_scene(troopers, pieces), prop::collection::vec(up, 1..4)).prop_map(|((mut bodies, terrain), ups)| {
+    (base, prop::collection::vec(up, 1..4)).prop_map(|((mut bodies, terrain), ups)| {
         for (k, fx, fy, s, facing) in ups {
             let Some(t) = terrain.get(k % terrain.len().max(1)) else { continue };
             let ([x0, y0], [x1, y1]) = bounds(t);
@@ -447,30 +458,39 @@ fn rooftop_scene(
     })
 }
 
-#[test]
-fn lof_agrees_with_brute_force_with_troopers_on_rooftops() {
-    // (The scenes do hold raised troopers, whole bases on roofs and bases hanging over edges.)
+/// How many raised troopers of `scenes` scenes from `strategy` a piece holds whole (the base
+/// clear of every edge, inside the footprint) and how many hang over an edge, or a notch.
+fn held_and_hanging(strategy: impl Strategy<Value = (Vec<Body>, Vec<Terrain>)>, scenes: usize) -> (usize, usize) {
     let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &seed()));
     let (mut held, mut hanging) = (0, 0);
-    for _ in 0..30 {
-        let (bodies, terrain) = rooftop_scene(3..6, 3..7).new_tree(&mut runner).expect("scene").current();
+    for _ in 0..scenes {
+        let (bodies, terrain) = strategy.new_tree(&mut runner).expect("scene").current();
         for b in bodies.iter().filter(|b| b.bottom() > 0.0) {
-            let on = |t: &Terrain| {
-                let ([x0, y0], [x1, y1]) = bounds(t);
-                b.centre.x - b.radius() >= x0
-                    && b.centre.x + b.radius() <= x1
-                    && b.centre.y - b.radius() >= y0
-                    && b.centre.y + b.radius() <= y1
-            };
+            let on = |t: &Terrain| even_odd(&t.polygon, b.centre) && edge_distance(&t.polygon, b.centre) >= b.radius();
             if terrain.iter().any(on) { held += 1 } else { hanging += 1 }
         }
     }
+    (held, hanging)
+}
+
+#[test]
+fn lof_agrees_with_brute_force_with_troopers_on_rooftops() {
+    // (The scenes do hold raised troopers, whole bases on roofs and bases hanging over edges.)
+    let (held, hanging) = held_and_hanging(rooftop_scene(3..6, 3..7), 30);
     assert!(held >= 5 && hanging >= 5, "{held} held, {hanging} hanging");
     // (Lines may have to slip between a wall's top and a raised trooper's feet: the brute force
     // samples 9 heights up each Silhouette instead of 3 when it looks for a line the verdict
     // missed, and 5 when it looks for a blocked line behind a "clear": a raised trooper's
     // Silhouette blocks a band of heights, which 5 heights at each end cross.)
     check_against_brute_force(rooftop_scene(3..6, 3..7), 30, 150, (9, 5));
+}
+
+/// Troopers up on L- and U-shaped pieces: held in a corner, hanging over a notch.
+#[test]
+fn lof_agrees_with_brute_force_with_troopers_on_concave_rooftops() {
+    let (held, hanging) = held_and_hanging(rooftops(concave_scene(3..6, 3..7)), 16);
+    assert!(held >= 2 && hanging >= 5, "{held} held, {hanging} hanging");
+    check_against_brute_force(rooftops(concave_scene(3..6, 3..7)), 16, 100, (9, 5));
 }
 
 /// Two troopers with a wall between them and, beyond it, a trooper up on a ledge with most of
