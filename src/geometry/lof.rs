@@ -3219,6 +3219,16 @@ mod tests {
         assert!(matches!(r.lof, Lof::Blocked { .. }), "{:?}", r.lof);
     }
 
+    /// The LoF of `bodies[0]` to `bodies[1]` among `terrain` and the rest, which must be
+    /// partial: its witness, and the witness's height over each `x`, inches.
+    fn partial_along_x(terrain: &[Terrain], bodies: &[Body]) -> (impl Fn(f64) -> f64, [Point3; 2]) {
+        let obs = Obstacles::new(terrain, bodies);
+        let r = line_of_fire(&obs, &bodies[0], &bodies[1], &[0, 1]);
+        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
+        let [a, b] = r.witness.expect("a witness");
+        (move |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x), [a, b])
+    }
+
     /// Phase 4d follows a line however many raised troopers it passes beneath: a row of seven
     /// S5s up on a ledge, their bases hanging over the line between two S2s, and a 1" wall in
     /// front of the viewer. The best lines run into the S5s' feet, the middle and low lines
@@ -3237,11 +3247,7 @@ mod tests {
             Terrain::rect("wall", 3.5, 7.0, 4.0, 13.0, 1.0).expect("a valid piece"),
             Terrain::rect("ledge", 5.0, 10.6, 17.0, 11.2, feet).expect("a valid piece"),
         ];
-        let obs = Obstacles::new(&terrain, &bodies);
-        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
-        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
-        let [a, b] = r.witness.expect("a witness");
-        let z_at = |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x);
+        let (z_at, [a, b]) = partial_along_x(&terrain, &bodies);
         assert!(z_at(3.5) >= 1.0 && z_at(4.0) >= 1.0, "over the wall: {a:?} -> {b:?}");
         for s in &row {
             let (x0, x1) = (s.centre.x - s.radius(), s.centre.x + s.radius());
@@ -3273,11 +3279,7 @@ mod tests {
             Terrain::rect("ledge", 8.8, 10.6, 10.0, 11.3, 1.5).expect("a valid piece"),
             Terrain::rect("tower", 1.0, 9.0, 3.0, 11.0, 1.0).expect("a valid piece"),
         ];
-        let obs = Obstacles::new(&terrain, &bodies);
-        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
-        assert!(matches!(r.lof, Lof::Partial { .. }), "{:?}", r.lof);
-        let [a, b] = r.witness.expect("a witness");
-        let z_at = |x: f64| a.z + (b.z - a.z) * (x - a.x) / (b.x - a.x);
+        let (z_at, [a, b]) = partial_along_x(&terrain, &bodies);
         assert!(z_at(8.5) >= 1.5 && z_at(4.0) >= 1.5, "over both arms: {a:?} -> {b:?}");
         assert!(z_at(9.4 - raised.radius()) <= 1.5, "beneath the S5: {a:?} -> {b:?}");
     }
