@@ -2116,19 +2116,33 @@ fn confirm_blockers(
 ) {
     let (centre, r, feet) = target;
     let blocks_some = |q: &mut Query, k: Blocker| {
-        let piece = matches!(k, Blocker::Terrain(_));
         from.iter().any(|&a| {
             to.iter().any(|&b| {
                 let seg_box = Aabb::around([a, b]);
                 // (Where the line's plan enters the target's disc: at `b` for a facing point.)
                 let enters = disc_interval(a, b, centre, r).map_or(1.0, |(t0, _)| t0);
                 let admissible = |z: &Profile| z.0 + (z.1 - z.0) * enters >= feet - 1e-6;
-                if piece {
+                if let Blocker::Terrain(i) = k {
                     // Terrain stands from the table up, so the lowest line blocked by nothing
                     // else decides: feet to feet, or, coming up beneath a raised target's base,
                     // the line from the viewer's feet that reaches its feet where it enters.
                     let lowest = if admissible(&low) { low } else { (low.0, low.0 + (feet - low.0) / enters) };
-                    return lowest.1 <= high.1 + 1e-9 && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
+                    if lowest.1 > high.1 + 1e-9 {
+                        return false;
+                    }
+                    // (The line is below the piece's top only before, or only after, one point
+                    // along it: the part of it there must come near the piece.)
+                    let (h, rise) = (q.obs.terrain[i].height_in, lowest.1 - lowest.0);
+                    let cut = if rise.abs() > 1e-12 { ((h - lowest.0) / rise).clamp(0.0, 1.0) } else { 1.0 };
+                    let low_part = if rise > 1e-12 {
+                        Aabb::around([a, a.lerp(b, (cut + 1e-9).min(1.0))])
+                    } else if rise < -1e-12 {
+                        Aabb::around([a.lerp(b, (cut - 1e-9).max(0.0)), b])
+                    } else {
+                        seg_box
+                    };
+                    return low_part.overlaps(&q.obs.terrain_boxes[i])
+                        && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
                 }
                 let raised = tops.raise(a, b, high).0;
                 [low, raised, (low.0, high.1), (high.0, low.1)]
