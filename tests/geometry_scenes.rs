@@ -418,13 +418,14 @@ fn wild_number() -> impl Strategy<Value = f64> {
 }
 
 fn wild_body() -> impl Strategy<Value = Body> {
-    (wild_number(), wild_number(), wild_number(), 0u8..9, wild_number(), prop::bool::ANY).prop_map(
-        |(x, y, z, s, f, round)| Body {
+    (wild_number(), wild_number(), wild_number(), 0u8..9, wild_number(), prop::bool::ANY, prop::bool::ANY).prop_map(
+        |(x, y, z, s, f, round, prone)| Body {
             centre: TablePoint::new(x, y),
             elevation_in: z,
             silhouette: Silhouette::try_from(s).expect("0..9"),
             facing_deg: f,
             arc: if round { Arc::All360 } else { Arc::Front180 },
+            prone,
         },
     )
 }
@@ -541,4 +542,46 @@ fn a_low_wall_hides_the_trooper_crouched_behind_it_but_not_the_far_one() {
     let z_at = |x: f64| a.z + (b.z - a.z) * (a.x - x) / (a.x - b.x);
     let z_at_wall = z_at(20.8).min(z_at(20.5));
     assert!(z_at_wall > 1.5, "the witness passes over the wall: {a:?} -> {b:?}");
+}
+
+#[test]
+fn a_prone_trooper_hides_behind_a_crate_that_a_standing_one_is_seen_over() {
+    // Two S2s 10" apart (centres), a 1" crate just in front of the target (0.3" from its base).
+    // Standing, the target's upper part shows over the crate: the viewer's top (1.575") to the
+    // target's side 3 mm below its top (1.457") runs at about 1.46" over the crate. Prone, the
+    // target is 3 mm tall on its 25 mm base: a line that reaches it (at most 0.118" up, at most
+    // 1.3" beyond the crate's near face) is at most 0.118 + 1.575 · 1.6 / 9.5 ≈ 0.38" up over the
+    // crate, under its 1"; from the prone trooper back, the same lines. Blocked both ways.
+    let text = |prone: bool| {
+        format!(
+            r#"{{"table": {{"width": 48, "depth": 48}},
+               "troopers": [
+                 {{"id": "a1", "side": "A", "silhouette": 2, "x": 10, "y": 10, "facing": 0}},
+                 {{"id": "b1", "side": "B", "silhouette": 2, "x": 20, "y": 10, "facing": 180, "prone": {prone}}}],
+               "terrain": [{{"id": "crate", "polygon": [[18.8, 8], [19.2, 8], [19.2, 12], [18.8, 12]], "height": 1.0}}]}}"#
+        )
+    };
+    let standing = Scene::from_json(&text(false)).expect("valid scene");
+    let p = standing.all_pairs();
+    for (from, to) in [("a1", "b1"), ("b1", "a1")] {
+        let m = pair(&standing, &p, from, to);
+        assert!(matches!(m.lof.lof, Lof::Partial { .. }), "standing {from}->{to}: {:?}", m.lof.lof);
+        assert_eq!(names(&standing, &m.lof.lof), ["crate"]);
+    }
+    let prone = Scene::from_json(&text(true)).expect("valid scene");
+    let b1 = &prone.troopers[prone.trooper_index("b1").expect("b1")].body;
+    assert!((b1.top() - 3.0 / 25.4).abs() < 1e-12 && (b1.radius() - S2_DIAMETER / 2.0).abs() < 1e-12);
+    let p = prone.all_pairs();
+    for (from, to) in [("a1", "b1"), ("b1", "a1")] {
+        let m = pair(&prone, &p, from, to);
+        assert!(matches!(m.lof.lof, Lof::Blocked { .. }), "prone {from}->{to}: {:?}", m.lof.lof);
+        assert_eq!(names(&prone, &m.lof.lof), ["crate"]);
+    }
+    // Same base, same level: the distance does not change.
+    let d = |s: &Scene, p: &[sightline::geometry::PairMeasure]| pair(s, p, "a1", "b1").distance_in;
+    assert!((d(&standing, &standing.all_pairs()) - d(&prone, &p)).abs() < 1e-12);
+    // A bad value names the field.
+    let bad = text(true).replace("\"prone\": true", "\"prone\": \"yes\"");
+    let err = Scene::from_json(&bad).expect_err("a string is not a bool").to_string();
+    assert!(err.contains("boolean"), "{err}");
 }

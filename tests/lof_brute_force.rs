@@ -560,6 +560,16 @@ fn lof_agrees_with_brute_force_over_random_scenes() {
     check_against_brute_force(random_scene(3..5, 2..5), 40, 200, (3, 3));
 }
 
+/// Every other trooper Prone: 3 mm tall on its own base, seen over by the rest, hidden by every
+/// piece, and looking out from just above the table.
+#[test]
+fn lof_agrees_with_brute_force_with_prone_troopers() {
+    let scenes = random_scene(4..7, 3..7).prop_map(|(bodies, terrain)| {
+        (bodies.into_iter().enumerate().map(|(k, b)| b.lying(k % 2 == 0)).collect(), terrain)
+    });
+    check_against_brute_force(scenes, 30, 200, (3, 3));
+}
+
 #[test]
 fn lof_agrees_with_brute_force_over_cluttered_scenes() {
     // More troopers and pieces on the same 24" table: chains of blockers, cover from several pieces.

@@ -11,7 +11,7 @@ fn bench_scene() -> Scene {
 }
 
 /// One change to one trooper: a step (inches), a turn (degrees), and maybe another Silhouette,
-/// arc or elevation.
+/// arc, elevation, or going Prone or standing up.
 #[derive(Debug, Clone)]
 struct Change {
     trooper: usize,
@@ -20,6 +20,7 @@ struct Change {
     silhouette: Option<usize>,
     all_round: Option<bool>,
     elevation: Option<f64>,
+    prone: Option<bool>,
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -30,14 +31,16 @@ fn change() -> impl Strategy<Value = Change> {
         prop::option::weighted(0.15, 0usize..4),
         prop::option::weighted(0.1, any::<bool>()),
         prop::option::weighted(0.1, prop_oneof![Just(0.0), 0.5f64..2.0]),
+        prop::option::weighted(0.15, any::<bool>()),
     )
-        .prop_map(|(trooper, step, turn, silhouette, all_round, elevation)| Change {
+        .prop_map(|(trooper, step, turn, silhouette, all_round, elevation, prone)| Change {
             trooper,
             step,
             turn,
             silhouette,
             all_round,
             elevation,
+            prone,
         })
 }
 
@@ -55,6 +58,9 @@ fn apply(scene: &Scene, c: &Change) -> Option<Scene> {
     }
     if let Some(z) = c.elevation {
         b.elevation_in = z;
+    }
+    if let Some(p) = c.prone {
+        b.prone = p;
     }
     scene.with_body(c.trooper, b).ok()
 }
@@ -121,6 +127,22 @@ fn a_trooper_stepping_into_a_line_is_measured_again() {
     let back = three((20.0, 30.0));
     assert_eq!(table.refresh(&back), 6);
     assert_eq!(ab(&table), Some(Lof::Clear));
+}
+
+#[test]
+fn a_trooper_going_prone_in_a_line_is_measured_again() {
+    // c (S5, 45 mm tall) stands between a and b and blocks their best lines; Prone it is 3 mm
+    // tall, and lines between the two S2s' upper parts pass over it: a → b is seen (partial,
+    // naming c for the lowest lines it still cuts), though c neither moved nor turned.
+    let standing = three((20.0, 10.0));
+    let mut table = PairTable::new(&standing);
+    let ab = |t: &PairTable| t.pairs().iter().find(|m| (m.from, m.to) == (0, 1)).map(|m| m.lof.lof.clone());
+    assert!(matches!(ab(&table), Some(Lof::Blocked { .. } | Lof::Partial { .. })), "{:?}", ab(&table));
+    let mut prone = standing.clone();
+    prone.troopers[2].body.prone = true;
+    assert_eq!(table.refresh(&prone), 6, "c's own four pairs, and a → b and b → a");
+    assert_eq!(ab(&table), Some(Lof::Partial { blocked_by: vec![sightline::geometry::Blocker::Trooper(2)] }));
+    assert_eq!(table.pairs(), prone.all_pairs().as_slice());
 }
 
 #[test]

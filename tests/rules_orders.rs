@@ -416,3 +416,19 @@ fn order_pool_a_trooper_as_a_marker_adds_its_order() {
     let g = start_orders(&game(s));
     assert_eq!(g.pool(Side::A, 0), 4, "a Camouflage marker still contributes");
 }
+
+#[test]
+fn a_prone_trooper_is_measured_as_s0_on_its_own_base() {
+    // Prone (digest §2, S0 row): geometry sees a 3 mm cylinder on the trooper's own base, for
+    // every LoF the game draws (Orders and AROs).
+    let mut s = armies();
+    s["armies"]["A"]["groups"][1]["troopers"][0]["silhouette"] = json!(5);
+    s["armies"]["A"]["groups"][1]["troopers"][0]["states"] = json!(["prone"]);
+    let g = game(s);
+    let prone = g.trooper("eng").and_then(|t| t.body()).expect("on the table");
+    let standing = g.trooper("r1").and_then(|t| t.body()).expect("on the table");
+    assert!(prone.prone && !standing.prone);
+    assert!((prone.top() - prone.bottom() - 3.0 / 25.4).abs() < 1e-12);
+    assert!((prone.radius() - 20.0 / 25.4).abs() < 1e-12, "an S5 keeps its 40 mm base");
+    assert!((standing.top() - standing.bottom() - 40.0 / 25.4).abs() < 1e-12);
+}

@@ -385,7 +385,8 @@ impl SightlineApp {
         for side in [crate::geometry::Side::A, crate::geometry::Side::B] {
             ui.label(egui::RichText::new(format!("Side {side:?}")).color(plan::side_colour(side)).strong());
             for (i, t) in self.scene.troopers.iter().enumerate().filter(|(_, t)| t.side == side) {
-                let label = format!("{}  S{}", t.id, t.body.silhouette.value());
+                let prone = if t.body.prone { " prone" } else { "" };
+                let label = format!("{}  S{}{prone}", t.id, t.body.silhouette.value());
                 if ui.selectable_label(self.selected == Some(i), label).clicked() {
                     self.commands.push(Command::Select(Some(i)));
                 }
@@ -405,16 +406,22 @@ impl SightlineApp {
         };
         let me = &self.scene.troopers[sel];
         ui.heading(&me.id);
-        ui.label(format!(
-            "S{} · facing {:.0}° · {} arc{}",
-            me.body.silhouette.value(),
-            me.body.facing_deg,
-            match me.body.arc {
-                crate::geometry::Arc::Front180 => "180°",
-                crate::geometry::Arc::All360 => "360°",
-            },
-            if me.body.elevation_in > 0.0 { format!(" · {:.1}\" up", me.body.elevation_in) } else { String::new() }
-        ));
+        ui.label(
+            format!(
+                "S{} · facing {:.0}° · {} arc{}",
+                me.body.silhouette.value(),
+                me.body.facing_deg,
+                match me.body.arc {
+                    crate::geometry::Arc::Front180 => "180°",
+                    crate::geometry::Arc::All360 => "360°",
+                },
+                if me.body.elevation_in > 0.0 {
+                    format!(" · {:.1}\" up", me.body.elevation_in)
+                } else {
+                    String::new()
+                }
+            ) + if me.body.prone { " · prone" } else { "" },
+        );
         ui.separator();
         egui::Grid::new("pairs").striped(true).num_columns(4).show(ui, |ui| {
             ui.strong("to");

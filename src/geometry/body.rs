@@ -34,12 +34,21 @@ pub struct Body {
     pub facing_deg: f64,
     /// Front arc or all around.
     pub arc: Arc,
+    /// Prone (N4 state): the cylinder keeps the trooper's own base and drops to S0's height
+    /// (see [`Silhouette::prone`]; assumption PRONE_SILHOUETTE in the README).
+    pub prone: bool,
 }
 
 impl Body {
     /// A trooper of Silhouette `s` at `centre`, on the table, facing `+x` with a 180° arc.
     pub fn new(centre: TablePoint, s: Silhouette) -> Self {
-        Self { centre, elevation_in: 0.0, silhouette: s, facing_deg: 0.0, arc: Arc::Front180 }
+        Self { centre, elevation_in: 0.0, silhouette: s, facing_deg: 0.0, arc: Arc::Front180, prone: false }
+    }
+
+    /// This body Prone (`true`) or standing.
+    pub fn lying(mut self, prone: bool) -> Self {
+        self.prone = prone;
+        self
     }
 
     /// This body facing `deg` degrees.
@@ -66,9 +75,21 @@ impl Body {
         self
     }
 
-    /// Base radius, inches.
+    /// Base radius, inches (a Prone trooper keeps its own base).
     pub fn radius(&self) -> f64 {
         self.silhouette.radius_in()
+    }
+
+    /// Height of the cylinder, inches: the Silhouette's, or S0's when Prone.
+    pub fn height(&self) -> f64 {
+        if self.prone { self.silhouette.prone().0.height_in() } else { self.silhouette.height_in() }
+    }
+
+    /// Whether `other` is the same cylinder in the same place (all that blocking lines,
+    /// distances and Zones of Control depend on, besides facing and arc).
+    pub fn same_volume(&self, other: &Body) -> bool {
+        (self.centre, self.radius(), self.bottom(), self.top())
+            == (other.centre, other.radius(), other.bottom(), other.top())
     }
 
     /// Height of the underside above the table, inches.
@@ -78,7 +99,7 @@ impl Body {
 
     /// Height of the top above the table, inches.
     pub fn top(&self) -> f64 {
-        self.elevation_in + self.silhouette.height_in()
+        self.elevation_in + self.height()
     }
 
     /// Unit vector of the facing.
@@ -98,5 +119,27 @@ impl Body {
     /// Whether every number in the body is finite.
     pub fn is_finite(&self) -> bool {
         self.centre.is_finite() && self.elevation_in.is_finite() && self.facing_deg.is_finite()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::MM_PER_INCH;
+
+    #[test]
+    fn a_prone_trooper_keeps_its_base_and_is_as_tall_as_s0() {
+        let standing = Body::new(TablePoint::new(5.0, 5.0), Silhouette::S5).elevated(1.0);
+        let prone = standing.lying(true);
+        // S5: 40 mm base, 45 mm tall; prone: the same base, 3 mm tall (digest §2, S0 row).
+        assert!((prone.radius() * 2.0 * MM_PER_INCH - 40.0).abs() < 1e-9);
+        assert!((standing.height() * MM_PER_INCH - 45.0).abs() < 1e-9);
+        assert!((prone.height() * MM_PER_INCH - 3.0).abs() < 1e-9);
+        assert!((prone.top() - 1.0 - 3.0 / MM_PER_INCH).abs() < 1e-12);
+        assert_eq!(prone.bottom(), standing.bottom());
+        // Going prone changes the volume; turning does not.
+        assert!(!standing.same_volume(&prone));
+        assert!(standing.same_volume(&standing.facing(90.0)));
+        assert!(prone.same_volume(&standing.lying(true)));
     }
 }

@@ -1052,6 +1052,9 @@ fn line_of_fire_in(
     let tb = Region { centre: target.centre, r: rb, clip: clip.filter(|_| ahead < rb) };
     let line_lo = viewer.bottom().min(target.bottom());
     let line_hi = viewer.top().max(target.top() - MIN_VISIBLE_IN);
+    // (A line may end on the target's side no higher than 3 mm below its top, so that 3 mm of it
+    // show: `best.1` bounds every profile's target end — the feet, for a 3 mm tall Prone trooper
+    // or S0 marker.)
     let best: Profile = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
     let tops = Tops { viewer: va, viewer_top: viewer.top(), target: tb, target_top: target.top() };
     let ceiling = Ceiling::new(viewer, target, best);
@@ -1142,7 +1145,10 @@ fn line_of_fire_in(
     }
     let centre_line = || {
         let (a, b) = (va.pull_in(va.centre), tb.pull_in(tb.centre));
-        [Point3::at(a, 0.5 * (viewer.bottom() + viewer.top())), Point3::at(b, 0.5 * (target.bottom() + target.top()))]
+        [
+            Point3::at(a, 0.5 * (viewer.bottom() + viewer.top())),
+            Point3::at(b, (0.5 * (target.bottom() + target.top())).min(best.1)),
+        ]
     };
     if q.terrain.is_empty() && q.bodies.is_empty() {
         return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
@@ -1269,8 +1275,11 @@ fn line_of_fire_in(
         return LofResult { lof: Lof::Clear, witness: Some(centre_line()) };
     }
     let mid = |b: &Body| 0.5 * (b.bottom() + b.top());
-    let all_profiles =
-        [best, (mid(viewer), mid(target)), (viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(target.top()))];
+    let all_profiles = [
+        best,
+        (mid(viewer), mid(target).min(best.1)),
+        (viewer.bottom(), (target.bottom() + MIN_VISIBLE_IN).min(best.1)),
+    ];
     // (Lines lower than the best ones only help to pass beneath a raised body.)
     let under = q.bodies.iter().any(|&j| obstacles.underpass[j] && obstacles.bodies[j].bottom() > line_lo + EPS);
     let profiles: &[Profile] = if under { &all_profiles } else { &all_profiles[..1] };

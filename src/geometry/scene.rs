@@ -113,6 +113,8 @@ struct RawTrooper {
     #[serde(default = "default_arc")]
     arc: u16,
     #[serde(default)]
+    prone: bool,
+    #[serde(default)]
     route: Vec<(f64, f64)>,
 }
 
@@ -161,6 +163,7 @@ impl Scene {
                     silhouette,
                     facing_deg: t.facing,
                     arc,
+                    prone: t.prone,
                 };
                 let route = t.route.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
                 Ok(SceneTrooper { id: t.id, side: t.side, body, route })
@@ -333,10 +336,7 @@ impl PairTable {
         // The changed troopers that may block other pairs' lines: as they were, and as they are.
         let in_the_way: Vec<Body> = changed
             .iter()
-            .filter(|&&k| {
-                let (b0, b1) = (&before[k], &bodies[k]);
-                (b0.centre, b0.silhouette, b0.elevation_in) != (b1.centre, b1.silhouette, b1.elevation_in)
-            })
+            .filter(|&&k| !before[k].same_volume(&bodies[k]))
             .flat_map(|&k| [before[k], bodies[k]])
             .collect();
         let caches = std::mem::take(&mut self.caches);

@@ -549,7 +549,8 @@ impl TrooperState {
             return None;
         }
         let arc = if self.has(Ability::Arc360) || self.is(State::Camouflaged) { Arc::All360 } else { Arc::Front180 };
-        Some(Body::new(p.point(), self.silhouette).facing(p.facing).elevated(p.elevation).with_arc(arc))
+        let body = Body::new(p.point(), self.silhouette).facing(p.facing).elevated(p.elevation).with_arc(arc);
+        Some(body.lying(self.is(State::Prone)))
     }
 }
 
