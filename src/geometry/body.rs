@@ -82,7 +82,10 @@ impl Body {
 
     /// Height of the cylinder, inches: the Silhouette's, or S0's when Prone.
     pub fn height(&self) -> f64 {
-        if self.prone { self.silhouette.prone().0.height_in() } else { self.silhouette.height_in() }
+        // (One chart lookup of the Silhouette it has now: cheaper than two in a branch, and
+        // `top` is asked for in the hottest LoF loops.)
+        let now = if self.prone { self.silhouette.prone().0 } else { self.silhouette };
+        now.height_in()
     }
 
     /// Whether `other` is the same cylinder in the same place (all that blocking lines,

@@ -977,10 +977,10 @@ fn blocks(
             }
         }
         Blocker::Trooper(j) => {
-            let c = &obs.bodies[j];
-            let Some((t0, t1)) = disc_interval(a, b, c.centre, c.radius()) else { return false };
+            let (c, &(r, bottom, top)) = (&obs.bodies[j], &obs.body_dims[j]);
+            let Some((t0, t1)) = disc_interval(a, b, c.centre, r) else { return false };
             // Inside the disc, is the line between the body's bottom and top anywhere?
-            below(z, c.top(), t0, t1).is_some_and(|(u0, u1)| above(z, c.bottom(), u0, u1))
+            below(z, top, t0, t1).is_some_and(|(u0, u1)| above(z, bottom, u0, u1))
         }
     }
 }
@@ -1967,8 +1967,7 @@ impl Query<'_, '_, '_> {
                 Some((lo, hi))
             }
             Blocker::Trooper(j) => {
-                let c = &self.obs.bodies[j];
-                let r = c.radius();
+                let (c, &(r, bottom, top)) = (&self.obs.bodies[j], &self.obs.body_dims[j]);
                 let w = c.centre.sub(a);
                 let (along, across) = (w.dot(u), u.cross(w));
                 let d = w.norm();
@@ -1977,7 +1976,7 @@ impl Query<'_, '_, '_> {
                     return None;
                 }
                 let (zl, zh) = f.z_range(s_lo, s_hi);
-                if zh >= c.top() - margin || zl <= c.bottom() + margin {
+                if zh >= top - margin || zl <= bottom + margin {
                     return None;
                 }
                 // The disc shrunk by the margin: tangents at ±β from the centre's direction ψ.

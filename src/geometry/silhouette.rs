@@ -65,6 +65,21 @@ impl From<Silhouette> for u8 {
     }
 }
 
+/// Per Silhouette, S0 to S8: base radius (`heights` false) or height in inches, converted from
+/// the chart's millimetres once, at compile time (LoF asks for them in its hottest loops).
+const fn chart_in(heights: bool) -> [f64; 9] {
+    let mut t = [0.0; 9];
+    let mut i = 0;
+    while i < 9 {
+        let s = Silhouette::ALL[i];
+        t[i] = if heights { s.height_mm() / MM_PER_INCH } else { s.base_diameter_mm() / 2.0 / MM_PER_INCH };
+        i += 1;
+    }
+    t
+}
+const RADIUS_IN: [f64; 9] = chart_in(false);
+const HEIGHT_IN: [f64; 9] = chart_in(true);
+
 impl Silhouette {
     /// Every Silhouette, S0 to S8.
     pub const ALL: [Silhouette; 9] = {
@@ -78,7 +93,7 @@ impl Silhouette {
     }
 
     /// Base diameter in millimetres, as the rulebook gives it (25 / 40 / 55 / 70 mm).
-    pub fn base_diameter_mm(self) -> f64 {
+    pub const fn base_diameter_mm(self) -> f64 {
         use Silhouette::*;
         match self {
             S0 | S1 | S2 => 25.0,
@@ -89,7 +104,7 @@ impl Silhouette {
     }
 
     /// Silhouette height in millimetres (assumption `SILHOUETTE_CHART`, see the module docs).
-    pub fn height_mm(self) -> f64 {
+    pub const fn height_mm(self) -> f64 {
         use Silhouette::*;
         match self {
             S0 => 3.0,
@@ -105,12 +120,12 @@ impl Silhouette {
 
     /// Base radius in inches.
     pub fn radius_in(self) -> f64 {
-        self.base_diameter_mm() / 2.0 / MM_PER_INCH
+        RADIUS_IN[self as usize]
     }
 
     /// Height in inches.
     pub fn height_in(self) -> f64 {
-        self.height_mm() / MM_PER_INCH
+        HEIGHT_IN[self as usize]
     }
 
     /// The Silhouette a trooper of this one has when Prone: S0 height on its own base
