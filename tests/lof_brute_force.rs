@@ -314,8 +314,18 @@ fn random_scene(
     troopers: std::ops::Range<usize>,
     pieces: std::ops::Range<usize>,
 ) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+    random_scene_of(&[Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7], troopers, pieces)
+}
+
+/// [`random_scene`] with troopers of the Silhouettes `sils`.
+fn random_scene_of(
+    sils: &'static [Silhouette],
+    troopers: std::ops::Range<usize>,
+    pieces: std::ops::Range<usize>,
+) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
     let piece = (0.0f64..22.0, 0.0f64..22.0, 0.3f64..6.0, 0.3f64..6.0, 0.4f64..4.0);
-    scene_of(troopers, prop::collection::vec(piece.prop_map(|(x, y, w, d, h)| (rect(x, y, w, d), h)), pieces))
+    let pieces = prop::collection::vec(piece.prop_map(|(x, y, w, d, h)| (rect(x, y, w, d), h)), pieces);
+    scene_with(sils, troopers, pieces)
 }
 
 /// Like [`random_scene`], with about two pieces in three concave: an L (a corner cut away) or a
@@ -368,9 +378,18 @@ fn scene_of(
     troopers: std::ops::Range<usize>,
     pieces: impl Strategy<Value = Vec<(Vec<TablePoint>, f64)>>,
 ) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
-    let body = (1.0f64..23.0, 1.0f64..23.0, 0.0f64..360.0, 0usize..4, prop::bool::weighted(0.15)).prop_map(
+    scene_with(&[Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7], troopers, pieces)
+}
+
+/// [`scene_of`] with troopers of the Silhouettes `sils`.
+fn scene_with(
+    sils: &'static [Silhouette],
+    troopers: std::ops::Range<usize>,
+    pieces: impl Strategy<Value = Vec<(Vec<TablePoint>, f64)>>,
+) -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+    let body = (1.0f64..23.0, 1.0f64..23.0, 0.0f64..360.0, 0usize..sils.len(), prop::bool::weighted(0.15)).prop_map(
         |(x, y, facing, s, all_round)| {
-            let sil = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
+            let sil = sils[s];
             Body::new(TablePoint::new(x, y), sil).facing(facing).with_arc(if all_round {
                 Arc::All360
             } else {
@@ -568,6 +587,14 @@ fn lof_agrees_with_brute_force_with_prone_troopers() {
         (bodies.into_iter().enumerate().map(|(k, b)| b.lying(k % 2 == 0)).collect(), terrain)
     });
     check_against_brute_force(scenes, 30, 200, (3, 3));
+}
+
+/// The Silhouettes the other tests leave out: S0 markers (3 mm on 25 mm), S3 and S6 (40 mm
+/// bases, 32 and 55 mm tall), S4 (55 mm, 32 mm tall), S8 (70 mm, the largest base).
+#[test]
+fn lof_agrees_with_brute_force_with_every_silhouette() {
+    use Silhouette::*;
+    check_against_brute_force(random_scene_of(&[S0, S3, S4, S6, S8, S2], 4..7, 3..7), 30, 200, (3, 3));
 }
 
 #[test]
