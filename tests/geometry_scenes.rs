@@ -296,6 +296,13 @@ fn degenerate_scenes_are_refused_naming_the_field() {
     assert!(e.contains("no area"), "{e}");
     let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20, "elevaton": 1}"#, ok_t));
     assert!(e.contains("unknown field `elevaton`"), "{e}");
+    // A value of the wrong type is named by its path in the file.
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": "20", "y": 20}"#, ok_t));
+    assert!(e.starts_with("json: troopers[1].x: invalid type: string"), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20}"#, r#"{"id": "t", "height": 2}"#));
+    assert!(e.starts_with("json: terrain[0]: missing field `polygon`"), "{e}");
+    let e = err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 20, "y": 20}"#, ok_t) + " x");
+    assert!(e.starts_with("json: trailing characters"), "{e}");
     // Standing on top of the piece is fine.
     assert_eq!(
         err(base(r#"{"id": "b", "side": "B", "silhouette": 2, "x": 11.5, "y": 10.5, "elevation": 2}"#, ok_t)),
@@ -583,5 +590,5 @@ fn a_prone_trooper_hides_behind_a_crate_that_a_standing_one_is_seen_over() {
     // A bad value names the field.
     let bad = text(true).replace("\"prone\": true", "\"prone\": \"yes\"");
     let err = Scene::from_json(&bad).expect_err("a string is not a bool").to_string();
-    assert!(err.contains("boolean"), "{err}");
+    assert!(err.starts_with("troopers[1].prone: invalid type") && err.contains("boolean"), "{err}");
 }

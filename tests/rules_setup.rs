@@ -109,6 +109,11 @@ fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
         json!({"colour": 1}),
     ));
     assert!(bad.is_err_and(|e| e.to_string().contains("colour")));
+    // Read from text, a value of the wrong type is named by its path.
+    let mut text = setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([]));
+    text["armies"]["A"]["groups"][0]["troopers"][0]["silhouette"] = json!("two");
+    let e = Setup::from_json(&text.to_string()).expect_err("a string is not a Silhouette").to_string();
+    assert!(e.starts_with("setup.armies.A.groups[0].troopers[0].silhouette: invalid type"), "{e}");
     let e = error(setup(
         vec![vec![lt(t("x", 2.0, 2.0, 0.0))]],
         b(),

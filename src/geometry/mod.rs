@@ -35,6 +35,7 @@ pub use lof::{
 };
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
+pub(crate) use scene::from_json_at;
 pub use scene::{
     DEFAULT_TABLE_IN, MAX_OVERLAP_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side, Table,
 };

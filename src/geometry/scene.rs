@@ -130,10 +130,26 @@ struct RawTerrain {
     height: f64,
 }
 
+/// `text` read as JSON of type `T`; on an error, where it is (the field's path, such as
+/// `troopers[0].x`, when it is inside the text's top object; `None` for the text as a whole) and
+/// what is wrong (serde_json's message, with the line and column).
+pub(crate) fn from_json_at<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Option<String>, String)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let at = e.path().to_string();
+        ((at != ".").then_some(at), e.into_inner().to_string())
+    })?;
+    de.end().map_err(|e| (None, e.to_string()))?;
+    Ok(value)
+}
+
 impl Scene {
     /// Read and validate a scene from its JSON text.
     pub fn from_json(text: &str) -> Result<Self, SceneError> {
-        let raw: RawScene = serde_json::from_str(text).map_err(|e| SceneError::Json(e.to_string()))?;
+        let raw: RawScene = from_json_at(text).map_err(|(at, e)| match at {
+            Some(at) => SceneError::Json(format!("{at}: {e}")),
+            None => SceneError::Json(e),
+        })?;
         let terrain = raw
             .terrain
             .into_iter()

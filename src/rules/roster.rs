@@ -289,7 +289,10 @@ fn side_name(s: Side) -> &'static str {
 impl Setup {
     /// Read a setup from JSON (not yet validated: see [`Setup::validate`]).
     pub fn from_json(text: &str) -> Result<Self, SetupError> {
-        serde_json::from_str(text).map_err(|e| err("setup", e.to_string()))
+        crate::geometry::from_json_at(text).map_err(|(at, e)| match at {
+            Some(at) => err(format!("setup.{at}"), e),
+            None => err("setup", e),
+        })
     }
 
     /// Every trooper with its side and Combat Group index.
