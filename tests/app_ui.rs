@@ -27,6 +27,28 @@ fn clicking_a_trooper_in_the_list_selects_it_and_shows_its_measurements() {
 }
 
 #[test]
+fn laying_the_selected_trooper_prone_measures_again_what_it_changes() {
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    h.run();
+    let before = h.state().pairs().pairs().to_vec();
+    h.get_by_label("Prone").click();
+    h.run();
+    let me = h.state().selected().expect("the first trooper");
+    assert!(h.state().scene().troopers[me].body.prone);
+    h.get_by_label("a1-fusilier  S2 prone");
+    // The table shown is the changed scene's, and some line of fire changed with it.
+    let after = h.state().pairs().pairs();
+    assert_eq!(after, h.state().scene().all_pairs().as_slice());
+    assert!(before.iter().zip(after).any(|(b, a)| b.lof != a.lof), "going prone changed no LoF");
+    // And back up: the table is as it was.
+    h.get_by_label("Prone").click();
+    h.run();
+    assert_eq!(h.state().pairs().pairs(), before.as_slice());
+}
+
+#[test]
 fn a_missing_camera_is_shown_not_fatal_and_the_plan_still_works() {
     let mut h = Harness::builder().with_size([1280.0, 800.0]).build_ui_state(
         |ui, app: &mut SightlineApp| app.show(ui),

@@ -62,6 +62,9 @@ pub enum Command {
     AddKnownPoint((f64, f64)),
     /// Give up adding the point.
     CancelKnownPoint,
+    /// Lay trooper `.0` Prone (`true`) or stand it up, and measure again what that changes (a
+    /// scene's "what if"; in a game, states come from its events).
+    SetProne(usize, bool),
 }
 
 /// The app's state: preferences, the scene and what is derived from it.
@@ -233,6 +236,17 @@ impl SightlineApp {
                 }
             }
             Command::CancelKnownPoint => self.calibrator.adding = None,
+            Command::SetProne(i, prone) => {
+                let Some(t) = self.scene.troopers.get(i) else { return };
+                // (Only the height changes: the scene stays valid, but it is checked as any other.)
+                if self.game.is_none()
+                    && let Ok(scene) = self.scene.with_body(i, t.body.lying(prone))
+                {
+                    self.scene = scene;
+                    self.pairs.refresh(&self.scene);
+                    self.run_command(Command::Select(self.selected));
+                }
+            }
             Command::Select(sel) => {
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
@@ -422,6 +436,12 @@ impl SightlineApp {
                 }
             ) + if me.body.prone { " · prone" } else { "" },
         );
+        if self.game.is_none() {
+            let mut prone = me.body.prone;
+            if ui.checkbox(&mut prone, "Prone").on_hover_text("S0 tall (3 mm) on its own base").changed() {
+                self.commands.push(Command::SetProne(sel, prone));
+            }
+        }
         ui.separator();
         egui::Grid::new("pairs").striped(true).num_columns(4).show(ui, |ui| {
             ui.strong("to");
@@ -467,6 +487,16 @@ impl SightlineApp {
     /// The selected trooper, if any.
     pub fn selected(&self) -> Option<usize> {
         self.selected
+    }
+
+    /// The scene shown.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Every pair's measurements, as shown.
+    pub fn pairs(&self) -> &PairTable {
+        &self.pairs
     }
 
     /// The whole window's contents (what [`eframe::App::ui`] draws; tests drive it headless).
