@@ -509,7 +509,7 @@ fn lof_agrees_with_brute_force_with_troopers_on_rooftops() {
 #[test]
 fn lof_agrees_with_brute_force_with_prone_troopers_on_rooftops() {
     let scenes = rooftop_scene(3..6, 3..7).prop_map(|(bodies, terrain)| {
-        let prone = |k: usize, b: &Body| b.bottom() > 0.0 || k % 2 == 0;
+        let prone = |k: usize, b: &Body| b.bottom() > 0.0 || k.is_multiple_of(2);
         (bodies.iter().enumerate().map(|(k, b)| b.lying(prone(k, b))).collect(), terrain)
     });
     check_against_brute_force(scenes, 20, 100, (9, 5));
