@@ -592,3 +592,31 @@ fn a_prone_trooper_hides_behind_a_crate_that_a_standing_one_is_seen_over() {
     let err = Scene::from_json(&bad).expect_err("a string is not a bool").to_string();
     assert!(err.starts_with("troopers[1].prone: invalid type") && err.contains("boolean"), "{err}");
 }
+
+#[test]
+fn a_roof_edge_just_inside_a_hanging_base_makes_the_lof_partial() {
+    // A TAG (S7, 55 mm base) up on a 1.341" roof with its base hanging 0.1" over the roof's
+    // edge, toward a TAG on the table. Lines from the lower one's feet that reach the raised
+    // one's rim at its feet, over the roof, cross the roof's edge just inside the rim (0.02" in
+    // plan) about 0.016" below its top: those lines are blocked, so the LoF is partial, by the
+    // roof. (A brute-force scene, seed 11: this used to be "clear".)
+    let roof = Terrain::rect(
+        "roof",
+        10.253168455809151,
+        5.493816178785878,
+        15.278296951153292,
+        10.067769548130974,
+        1.341340950170582,
+    )
+    .expect("a valid roof");
+    let viewer =
+        Body::new(TablePoint::new(19.016192088113723, 3.980230713195812), Silhouette::S7).facing(122.99578827695466);
+    let target = Body::new(TablePoint::new(14.897564790276515, 6.473842000639858), Silhouette::S7)
+        .facing(308.75516360733013)
+        .elevated(1.341340950170582);
+    let terrain = [roof];
+    let bodies = [viewer, target];
+    let obstacles = Obstacles::new(&terrain, &bodies);
+    let lof = line_of_fire(&obstacles, &viewer, &target, &[0, 1]).lof;
+    assert_eq!(lof, Lof::Partial { blocked_by: vec![sightline::geometry::Blocker::Terrain(0)] });
+}

@@ -1223,14 +1223,20 @@ fn line_of_fire_in(
         }
         // On one level the lowest line is as low everywhere: no need to find where the piece is.
         // Otherwise, where it is in the hull, less the target's disc: no line reaches the target
-        // from beneath its base (assumption UNDERSIDE). (The disc as large as the outline
-        // polygon that stands in for it in the hull: what lies between them is a graze.)
+        // from beneath its base (assumption UNDERSIDE). A piece is named at once only by the
+        // estimate outside the disc as large as the outline polygon that stands in for it in the
+        // hull; what lies only between that and the true rim (a roof edge just inside a hanging
+        // base, say) joins the pieces a sampled line must confirm.
         let (low, floor) = if viewer.bottom() == target.bottom() {
             (viewer.bottom(), viewer.bottom())
         } else {
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
-            let disc = (target.centre, target.radius() * outline_circumradius(), ceiling.dir);
-            (min_outside_disc(clipped, disc, &lowest_z), min_outside_disc(clipped, disc, &|p| ceiling.floor(p)))
+            let disc = |r: f64| (target.centre, r, ceiling.dir);
+            let outline = disc(target.radius() * outline_circumradius());
+            (
+                min_outside_disc(clipped, outline, &lowest_z),
+                min_outside_disc(clipped, disc(target.radius()), &|p| ceiling.floor(p)),
+            )
         };
         if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
