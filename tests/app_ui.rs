@@ -11,11 +11,14 @@ fn app(camera: CameraState) -> SightlineApp {
     SightlineApp::new(scene, "demo table".into(), camera, None)
 }
 
+/// The demo scene's app with `camera`, in a 1280 × 800 window.
+fn harness(camera: CameraState) -> Harness<'static, SightlineApp> {
+    Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(camera))
+}
+
 #[test]
 fn clicking_a_trooper_in_the_list_selects_it_and_shows_its_measurements() {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    let mut h = harness(CameraState::new(Err("no camera".into())));
     h.run();
     assert_eq!(h.state().selected(), Some(0), "the first trooper is selected at start");
     h.get_by_label("b3-tag  S7").click();
@@ -28,9 +31,7 @@ fn clicking_a_trooper_in_the_list_selects_it_and_shows_its_measurements() {
 
 #[test]
 fn laying_the_selected_trooper_prone_measures_again_what_it_changes() {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    let mut h = harness(CameraState::new(Err("no camera".into())));
     h.run();
     let before = h.state().pairs().pairs().to_vec();
     h.get_by_label("Prone").click();
@@ -50,10 +51,7 @@ fn laying_the_selected_trooper_prone_measures_again_what_it_changes() {
 
 #[test]
 fn a_missing_camera_is_shown_not_fatal_and_the_plan_still_works() {
-    let mut h = Harness::builder().with_size([1280.0, 800.0]).build_ui_state(
-        |ui, app: &mut SightlineApp| app.show(ui),
-        app(CameraState::new(Err("no camera found (is one plugged in?)".into()))),
-    );
+    let mut h = harness(CameraState::new(Err("no camera found (is one plugged in?)".into())));
     h.run();
     h.get_by_label("no camera found (is one plugged in?)");
     h.get_by_label("Plan").click();

@@ -82,8 +82,7 @@ impl Body {
 
     /// Height of the cylinder, inches: the Silhouette's, or S0's when Prone.
     pub fn height(&self) -> f64 {
-        // (One chart lookup of the Silhouette it has now: cheaper than two in a branch, and
-        // `top` is asked for in the hottest LoF loops.)
+        // (The Silhouette whose height it has now, then one lookup in the chart's table.)
         let now = if self.prone { self.silhouette.prone().0 } else { self.silhouette };
         now.height_in()
     }
