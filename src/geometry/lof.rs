@@ -502,12 +502,22 @@ impl<'a> Obstacles<'a> {
 /// lower than that piece, inside it, and blocked there. (Lines within [`EPS`] of the feet are
 /// the exception, and a slit that thin is no Line of Fire.)
 fn stands_on_terrain(b: &Body, terrain: &[Terrain]) -> bool {
+    terrain.iter().any(|t| holds(t, b))
+}
+
+/// Whether piece `t`, at least as high as body `b`'s feet, holds its whole base: the base's
+/// centre inside the footprint, and every edge at least the radius away.
+fn holds(t: &Terrain, b: &Body) -> bool {
     let (c, r) = (b.centre, b.radius());
-    terrain.iter().any(|t| {
-        t.height_in >= b.bottom()
-            && locate(&t.polygon, c) == Where::Inside
-            && edges(&t.polygon).all(|(p, q)| point_segment_distance(c, p, q) >= r)
-    })
+    t.height_in >= b.bottom()
+        && locate(&t.polygon, c) == Where::Inside
+        && edges(&t.polygon).all(|(p, q)| point_segment_distance(c, p, q) >= r)
+}
+
+/// Whether piece `t`'s footprint reaches in under some of body `b`'s base (its open disc).
+fn reaches_under(t: &Terrain, b: &Body) -> bool {
+    let (c, r) = (b.centre, b.radius());
+    locate(&t.polygon, c) != Where::Outside || edges(&t.polygon).any(|(p, q)| point_segment_distance(c, p, q) < r)
 }
 
 /// Whether body `other` may block some line from `viewer` to `target` (or its place matter to
@@ -1200,6 +1210,13 @@ fn line_of_fire_in(
     let mut blockers = Vec::new();
     // (Those only the bounds name: [`confirm_blockers`] looks for a line each blocks.)
     let mut maybe = Vec::new();
+    // (Pieces no higher than the target's feet, under part of its base but not holding all of
+    // it, that the estimate names: the roof a target hanging over its edge stands on, whose
+    // slivers beside the base only lines coming up beneath it may pass low over — assumption
+    // UNDERSIDE. When some line is clear, a sampled line must confirm each; when none is, they
+    // are named with the rest. A piece that holds the whole base is right in front of it wherever
+    // a line enters it, and the lowest line, rising to the feet there, runs into it: it blocks.)
+    let mut under_feet = Vec::new();
     let (clipped, clip_tmp) = (&mut chain.clipped, &mut chain.tmp);
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
@@ -1238,7 +1255,10 @@ fn line_of_fire_in(
                 min_outside_disc(clipped, disc(target.radius()), &|p| ceiling.floor(p)),
             )
         };
-        if t.height_in > low + EPS {
+        let hung_from = || t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
+        if t.height_in > low + EPS && hung_from() {
+            under_feet.push(Blocker::Terrain(i));
+        } else if t.height_in > low + EPS {
             blockers.push(Blocker::Terrain(i));
         } else if t.height_in > floor + EPS {
             maybe.push(Blocker::Terrain(i));
@@ -1312,6 +1332,7 @@ fn line_of_fire_in(
     let feet = (viewer.bottom(), target.bottom());
     let beneath = (target.centre, target.radius(), target.bottom());
     if let Some(w) = coarse {
+        maybe.append(&mut under_feet);
         if !maybe.is_empty() {
             let (fine_a, fine_b) = (&mut fine.0, &mut fine.1);
             va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
@@ -1359,8 +1380,14 @@ fn line_of_fire_in(
         None if under => search_heights(&mut q, &tops, (fine_a, fine_b), (viewer.bottom(), target.bottom(), best.1)),
         w => w,
     };
-    if w.is_some() && !maybe.is_empty() {
-        confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
+    if w.is_some() {
+        maybe.append(&mut under_feet);
+        if !maybe.is_empty() {
+            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
+        }
+    } else if !under_feet.is_empty() {
+        blockers.append(&mut under_feet);
+        blockers.sort_unstable();
     }
     if w.is_none() && blockers.is_empty() {
         // Every line is blocked, so whatever met the hull blocks: name it.
@@ -3346,6 +3373,29 @@ mod tests {
         let obs = Obstacles::new(&wide, &bodies);
         let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
         assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(1)] });
+    }
+
+    /// A TAG up on a roof, its base hanging 1" over the roof's edge towards an S1 on the table
+    /// (a case the brute force found). Beside the base, near the lines tangent to it, two slivers
+    /// of the roof lie in the hull, where the lowest line's estimate is just under the roof; but
+    /// every line through them comes up beneath the base to its rim (assumption UNDERSIDE), so
+    /// the roof blocks none of the lines that count and is not named. With the roof reaching out
+    /// beyond the base towards the S1, the lines to the TAG's feet run into it: it is named.
+    #[test]
+    fn the_roof_a_hanging_target_stands_on_is_named_only_where_lines_pass_low_over_it() {
+        let at = TablePoint::new;
+        let viewer = Body::new(at(10.181, 14.523), Silhouette::S1).facing(300.816);
+        let target = Body::new(at(21.592, 14.461), Silhouette::S7).facing(315.613).elevated(2.433);
+        let bodies = [viewer, target];
+        let roof = |x0: f64| Terrain::rect("roof", x0, 13.717, 26.264, 16.643, 2.433).expect("a valid piece");
+        let terrain = [roof(21.539)];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert!(r.witness.is_some() && !r.lof.blockers().contains(&Blocker::Terrain(0)), "{:?}", r.lof);
+        let terrain = [roof(20.0)];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(0)] });
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
