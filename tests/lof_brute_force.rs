@@ -841,7 +841,8 @@ fn aimed_lines_find_what_a_thin_raised_trooper_blocks() {
     let slab = Body::new(at(7.0507, 10.0925), Silhouette::S1).facing(149.144).elevated(0.82603).lying(true);
     let others = std::slice::from_ref(&slab);
     assert_eq!(brute_blocked_line(&viewer, &target, &[], others, (-GRAZE_IN, LIST_HEIGHTS)), None);
-    let (a, b) = brute_aimed_blocked_line(&viewer, &target, &slab, (-GRAZE_IN, LIST_HEIGHTS)).expect("an aimed line");
+    // (Even grown by 1 mm the slab is missed; aimed at it as it is, a line is found.)
+    let (a, b) = brute_aimed_blocked_line(&viewer, &target, &slab, (0.0, LIST_HEIGHTS)).expect("an aimed line");
     assert!(segment_hits_cylinder(a, b, slab.centre, slab.radius(), slab.bottom(), slab.top()), "{a:?} -> {b:?}");
     assert!(a.z >= viewer.bottom() && a.z <= viewer.top() && in_front(&viewer, a.plan()), "{a:?}");
 }
