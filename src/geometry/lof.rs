@@ -712,12 +712,22 @@ impl Region {
         }
     }
 
-    /// Move `p` into the half-plane (onto its line, plus a hair) if it is behind it.
+    /// Move a point `p` of the disc into the region: if it is behind the half-plane's line, onto
+    /// the line (plus a hair), and, where that leaves the disc, along the line to the end of the
+    /// disc's chord on it. (A target just straddling the arc line is a thin cap of its disc: a
+    /// point across its centre moved straight onto the line can land beyond the cap.)
     fn pull_in(&self, p: TablePoint) -> TablePoint {
         match self.clip {
             Some((_, n)) => {
                 let a = self.ahead(p);
-                if a < 1e-7 { p.add(n.scale(1e-7 - a)) } else { p }
+                if a >= 1e-7 {
+                    return p;
+                }
+                let q = p.add(n.scale(1e-7 - a));
+                let along = TablePoint::new(-n.y, n.x);
+                let (s, t) = (q.sub(self.centre).dot(along), q.sub(self.centre).dot(n));
+                let half = (self.r * self.r - t * t).max(0.0).sqrt();
+                if s.abs() <= half { q } else { self.centre.add(n.scale(t)).add(along.scale(half.copysign(s))) }
             }
             None => p,
         }
@@ -3396,6 +3406,39 @@ mod tests {
         let obs = Obstacles::new(&terrain, &bodies);
         let r = line_of_fire(&obs, &viewer, &target, &[0, 1]);
         assert_eq!(r.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(0)] });
+    }
+
+    /// A target just straddling the viewer's arc line, only a cap 0.024" deep of its base in
+    /// front (a case the brute force found): the witness ends on that cap, not on the arc line
+    /// beyond it, where a point across the target's centre moved straight onto the line landed.
+    #[test]
+    fn a_witness_to_a_target_straddling_the_arc_line_ends_on_it() {
+        let at = TablePoint::new;
+        let rect = |id: &str, x0: f64, y0: f64, x1: f64, y1: f64, h: f64| {
+            Terrain::rect(id, x0, y0, x1, y1, h).expect("a valid piece")
+        };
+        let bodies = [
+            Body::new(at(21.994292, 19.240258), Silhouette::S5).facing(186.504712).lying(true),
+            Body::new(at(1.852661, 22.205607), Silhouette::S2).facing(205.875811),
+            Body::new(at(12.662807, 12.015351), Silhouette::S1).facing(71.457197).lying(true),
+            Body::new(at(3.187394, 12.687223), Silhouette::S5).facing(259.203352),
+            Body::new(at(22.562690, 20.990725), Silhouette::S5).facing(160.762181).elevated(3.543530).lying(true),
+            Body::new(at(5.791669, 14.033658), Silhouette::S1).facing(311.682601).elevated(2.238254).lying(true),
+        ];
+        let terrain = [
+            rect("t0", 14.230436, 16.770598, 17.832281, 21.228087, 3.891210),
+            rect("t1", 14.602107, 7.213677, 17.687011, 12.492436, 1.530072),
+            rect("t2", 16.329939, 20.239938, 19.869554, 25.340943, 0.728006),
+            rect("t3", 3.669756, 13.895852, 7.467635, 16.021408, 2.238254),
+            rect("t4", 19.615196, 20.718256, 24.702703, 21.437864, 3.543530),
+        ];
+        let obs = Obstacles::new(&terrain, &bodies);
+        let (viewer, target) = (bodies[0], bodies[4]);
+        assert!(target.centre.sub(viewer.centre).dot(viewer.facing_unit()) + target.radius() < 0.03);
+        let r = line_of_fire(&obs, &viewer, &target, &[0, 4]);
+        let [_, b] = r.witness.expect("LoF to the cap");
+        assert!(b.plan().dist(target.centre) <= target.radius() + 1e-6, "{b:?}");
+        assert!(b.plan().sub(viewer.centre).dot(viewer.facing_unit()) >= 0.0, "{b:?}");
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
