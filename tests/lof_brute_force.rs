@@ -778,7 +778,7 @@ fn check_pair(
     // clear even with every blocker grown by 0.005" (lines that merely graze a blocker
     // may go either way).
     if !ours.lof.has_lof()
-        && let Some(line) = brute_line(v, t, &terrain, &others, (-0.005, heights))
+        && let Some(line) = brute_line(v, t, terrain, &others, (-0.005, heights))
     {
         disagreements.push(format!(
             "{i}->{j}: ours {:?}, but the brute force sees it along {line:?}; scene {bodies:?} {terrain:?}",
@@ -788,7 +788,7 @@ fn check_pair(
     // "Clear" means no line is blocked: every sampled line must be clear with every
     // blocker shrunk by 0.005".
     if ours.lof == Lof::Clear
-        && let Some(line) = brute_blocked_line(v, t, &terrain, &others, (0.005, clear_heights))
+        && let Some(line) = brute_blocked_line(v, t, terrain, &others, (0.005, clear_heights))
     {
         disagreements.push(format!(
             "{i}->{j}: ours Clear, but the brute force finds {line:?} blocked; scene {bodies:?} {terrain:?}"
@@ -803,7 +803,7 @@ fn check_pair(
             .chain((0..bodies.len()).filter(|&k| k != i && k != j).map(Blocker::Trooper));
         for x in candidates {
             let named = blocked_by.contains(&x);
-            if !named && !near_the_lines(v, t, x, &terrain, &bodies) {
+            if !named && !near_the_lines(v, t, x, terrain, bodies) {
                 continue;
             }
             let blocks = |margin: f64| {
