@@ -1265,11 +1265,9 @@ fn line_of_fire_in(
                 min_outside_disc(clipped, disc(target.radius()), &|p| ceiling.floor(p)),
             )
         };
-        let hung_from = || t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
-        if t.height_in > low + EPS && hung_from() {
-            under_feet.push(Blocker::Terrain(i));
-        } else if t.height_in > low + EPS {
-            blockers.push(Blocker::Terrain(i));
+        if t.height_in > low + EPS {
+            let hung_from = t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
+            if hung_from { under_feet.push(Blocker::Terrain(i)) } else { blockers.push(Blocker::Terrain(i)) }
         } else if t.height_in > floor + EPS {
             maybe.push(Blocker::Terrain(i));
         }
