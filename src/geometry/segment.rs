@@ -334,10 +334,28 @@ pub(crate) fn convex_polygons_meet_oriented(
     (p, p_ccw): (&[TablePoint], bool),
     (q, q_ccw): (&[TablePoint], bool),
 ) -> bool {
-    let outside_an_edge_of = |a: &[TablePoint], a_ccw: bool, b: &[TablePoint]| {
+    polygons_may_come_within((p, Some(p_ccw)), (q, Some(q_ccw)), 0.0)
+}
+
+/// Whether polygons `p` and `q` may come within `gap` inches of each other, by the
+/// separating-axis test on edge normals: `false` exactly when every corner of one lies more than
+/// `gap` outside some edge of the other. Each comes with its orientation when it is convex
+/// (`true`: counter-clockwise, or zero area), `None` when not: a polygon that is not convex
+/// lends no edges, and its corners still count. `false` is always right (the edge's line, moved
+/// out by `gap`, parts them); `true` may not be when one is not convex, or within `gap` of a
+/// corner of the other (where the `gap` around it is round, not the corner of two moved lines).
+pub(crate) fn polygons_may_come_within(
+    (p, p_ccw): (&[TablePoint], Option<bool>),
+    (q, q_ccw): (&[TablePoint], Option<bool>),
+    gap: f64,
+) -> bool {
+    let outside_an_edge_of = |a: &[TablePoint], a_ccw: Option<bool>, b: &[TablePoint]| {
+        let Some(a_ccw) = a_ccw else { return false };
         let sign = if a_ccw { 1.0 } else { -1.0 };
         edges(a).any(|(e0, e1)| {
-            let tol = 1e-12 * e1.sub(e0).norm().max(1.0);
+            let len = e1.sub(e0).norm();
+            // (`orient` is the edge's length times the distance from its line.)
+            let tol = 1e-12 * len.max(1.0) + gap * len;
             b.iter().all(|&v| sign * orient(e0, e1, v) < -tol)
         })
     };
