@@ -1233,15 +1233,21 @@ fn line_of_fire_in(
     let (clipped, clip_tmp) = (&mut chain.clipped, &mut chain.tmp);
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
+        // (Where the segment between the centres crosses the piece, when it is in the hull.)
+        let mut crossed = None;
         let meets = match obstacles.terrain_convex[i] {
-            // (Crossed by the segment between the centres, when it is in the hull: surely meets.)
+            // (Crossed by the segment between the centres: surely meets.)
             Some(ccw) => {
-                spine.is_some_and(|(s0, s1)| {
-                    convex_interval(&t.polygon, ccw, s0, s1).is_some_and(|(u0, u1)| u1 - u0 > 1e-6)
-                }) || match &parts {
-                    Some(parts) => parts.meets(&t.polygon, Some(ccw), &obstacles.terrain_boxes[i]),
-                    None => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
-                }
+                crossed = spine.and_then(|(s0, s1)| {
+                    convex_interval(&t.polygon, ccw, s0, s1)
+                        .filter(|(u0, u1)| u1 - u0 > 1e-6)
+                        .map(|(u0, u1)| (s0.lerp(s1, u0), s0.lerp(s1, u1)))
+                });
+                crossed.is_some()
+                    || match &parts {
+                        Some(parts) => parts.meets(&t.polygon, Some(ccw), &obstacles.terrain_boxes[i]),
+                        None => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
+                    }
             }
             None => match &parts {
                 Some(parts) => parts.meets(&t.polygon, None, &obstacles.terrain_boxes[i]),
@@ -1257,12 +1263,21 @@ fn line_of_fire_in(
         // estimate outside the disc as large as the outline polygon that stands in for it in the
         // hull; what lies only between that and the true rim (a roof edge just inside a hanging
         // base, say) joins the pieces a sampled line must confirm.
+        // (Where the segment crosses it outside that disc and the estimate there is already under
+        // the top, it is named whatever the least: no need to clip it.)
+        let outline_r = target.radius() * outline_circumradius();
+        let on_spine = || {
+            let at = |p: TablePoint| if p.dist(target.centre) >= outline_r { lowest_z(p) } else { f64::INFINITY };
+            crossed.map(|(p0, p1)| at(p0).min(at(p1))).filter(|&z| t.height_in > z + EPS)
+        };
         let (low, floor) = if viewer.bottom() == target.bottom() {
             (viewer.bottom(), viewer.bottom())
+        } else if let Some(z) = on_spine() {
+            (z, z)
         } else {
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
             let disc = |r: f64| (target.centre, r, ceiling.dir);
-            let outline = disc(target.radius() * outline_circumradius());
+            let outline = disc(outline_r);
             (
                 min_outside_disc(clipped, outline, &lowest_z),
                 min_outside_disc(clipped, disc(target.radius()), &|p| ceiling.floor(p)),
