@@ -3517,7 +3517,7 @@ mod tests {
     /// (its rim, its straight edge and points inside) to the target's base, over random pieces —
     /// rectangles turned either way round and L shapes — near the lines, between random levels:
     /// whenever one of those lines runs below a piece's top over it, the piece is said to meet
-    /// them; and some pieces the estimate at the axis fraction would name are said not to.
+    /// them; and of the pieces in the hull that none does, more than nine in ten are said not to.
     #[test]
     fn low_lines_may_meet_misses_no_line_below_a_piece() {
         let mut rnd = xorshift(0x10e5_11e5_0b1e_c7ed_u64);
