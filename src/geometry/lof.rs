@@ -1460,10 +1460,10 @@ fn line_of_fire_in(
 /// the fraction `s` of the way, and every other line over the same plan segment is at least as
 /// high. So the lines run below `h` exactly over the points `(1 − s)·a + s·b` with `s` past
 /// `t = (za − h)/(za − zb)` (lines coming down; short of it, going up). With `A` and `B` the
-/// discs and `H` the hull of both (`hull`, of the outlines standing in for them: it holds it),
-/// those points make up `(1 − t)·H ⊕ t·B` coming down — the point `(1 − s)·a + s·b` is
-/// `(1 − t)·(λ·a + (1 − λ)·b) + t·b` for `λ = (1 − s)/(1 − t)`, and back — and `(1 − t)·A ⊕ t·H`
-/// going up. Scaled about `B`'s centre by `1/(1 − t)` (about `A`'s by `1/t`), that is `H` grown
+/// discs and `H` the hull of both (`hull`: built from the outline polygons that stand in for
+/// the discs, it holds theirs), those points make up `(1 − t)·H ⊕ t·B` coming down — the point
+/// `(1 − s)·a + s·b` is `(1 − t)·(λ·a + (1 − λ)·b) + t·b` for `λ = (1 − s)/(1 − t)`, and each
+/// point of that sum is such a point — and `(1 − t)·A ⊕ t·H` going up. Scaled about `B`'s centre by `1/(1 − t)` (about `A`'s by `1/t`), that is `H` grown
 /// by `t·rb/(1 − t)` (by `(1 − t)·ra/t`): the piece, scaled so too into `scaled`, must come
 /// that near `H`.
 fn low_lines_may_meet(
