@@ -1001,8 +1001,10 @@ fn blocks(
         Blocker::Trooper(j) => {
             let (c, &(r, bottom, top)) = (&obs.bodies[j], &obs.body_dims[j]);
             let Some((t0, t1)) = disc_interval(a, b, c.centre, r) else { return false };
-            // Inside the disc, is the line between the body's bottom and top anywhere?
-            below(z, top, t0, t1).is_some_and(|(u0, u1)| above(z, bottom, u0, u1))
+            // Inside the disc, is the line below the body's top and up to its bottom anywhere? (A
+            // line that only reaches the bottom face meets it: one along the table, from feet to
+            // feet, runs into every trooper standing on it.)
+            below(z, top, t0, t1).is_some_and(|(u0, u1)| reaches(z, bottom, u0, u1))
         }
     }
 }
@@ -1021,10 +1023,11 @@ fn below((za, zb): Profile, h: f64, t0: f64, t1: f64) -> Option<(f64, f64)> {
     }
 }
 
-/// Whether the line's height is strictly above `h` somewhere in the open range `(t0, t1)`.
-fn above((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
+/// Whether the line's height is up to `h` or above somewhere in the open range `(t0, t1)` (to
+/// within `EPS`).
+fn reaches((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
     let z = |t: f64| za + (zb - za) * t;
-    t1 - t0 > 1e-12 && z(t0).max(z(t1)) > h + EPS
+    t1 - t0 > 1e-12 && z(t0).max(z(t1)) >= h - EPS
 }
 
 /// Line of Fire from `viewer` to `target` (N4 "Line of Fire"); `skip` lists indices in
@@ -3604,6 +3607,38 @@ mod tests {
             }
         }
         assert!(met > 300 && dropped > 300 && kept < dropped / 10, "{met} met, {dropped} dropped, {kept} kept");
+    }
+
+    /// An S1 looking at a Prone S1 (3 mm tall, so only lines to its feet count), an S2 standing
+    /// on the table right across the line between them, and a Prone S7 up on a low roof beside
+    /// it, its base hanging over the edge (rooftops seed 53 of the brute force: the raised S7
+    /// calls for lines from feet to feet). The line from the S1's feet along the table to the
+    /// target's runs into the S2's base: it is no witness, and the witness given clears the S2.
+    #[test]
+    fn a_line_along_the_table_runs_into_a_trooper_standing_on_it() {
+        let at = TablePoint::new;
+        let target = Body::new(at(15.856947, 1.599250), Silhouette::S1).facing(252.700181).lying(true);
+        let viewer = Body::new(at(22.109419, 18.055584), Silhouette::S1).facing(214.718345);
+        let across = Body::new(at(17.745270, 6.489160), Silhouette::S2).facing(247.788910).with_arc(Arc::All360);
+        let raised =
+            Body::new(at(21.242099, 13.312234), Silhouette::S7).facing(20.874600).elevated(0.907874).lying(true);
+        let roof = Terrain::rect("roof", 20.553587, 12.642750, 23.101504, 13.621006, 0.907874).expect("a valid piece");
+        let bodies = [target, viewer, across, raised];
+        let terrain = [roof];
+        let obs = Obstacles::new(&terrain, &bodies);
+        // (Nothing can pass beneath a trooper standing on the table.)
+        let (a, b) = (viewer.centre, target.centre);
+        let seg_box = Aabb::around([a, b]);
+        assert!(blocks(&obs, Blocker::Trooper(2), (a, b, (0.0, 0.0), &seg_box), &mut Vec::new()));
+        let r = line_of_fire(&obs, &viewer, &target, &[1, 0]);
+        let [p, q] = r.witness.expect("the S1 sees the target past the S2");
+        // Checked point by point along the witness: over the S2's base, it is above its head.
+        for k in 0..=2000 {
+            let u = f64::from(k) / 2000.0;
+            let (plan, z) = (p.plan().lerp(q.plan(), u), p.z + (q.z - p.z) * u);
+            assert!(plan.dist(across.centre) >= across.radius() || z > across.top(), "{p:?} -> {q:?} at {u}");
+        }
+        assert!(r.lof.blockers().contains(&Blocker::Trooper(2)), "{:?}", r.lof);
     }
 
     /// A target just straddling the viewer's arc line, only a cap 0.024" deep of its base in
