@@ -1107,7 +1107,7 @@ fn line_of_fire_in(
         fans,
         spanning,
         cover,
-        low: low_region,
+        low: scaled_piece,
     } = buffers;
     cover.clear();
 
@@ -1344,10 +1344,11 @@ fn line_of_fire_in(
         None => LofResult { lof: Lof::Blocked { by: blockers }, witness: None },
     };
 
-    // Between levels the estimate may be wrong off the axis: a piece it named is kept only where
-    // some lowest line may really run below its top, in the region those lines sweep from where
-    // they really start to where they end ([`low_lines_may_meet`]). (Worked out only where the
-    // lists are given: a proof that every line is blocked names its own.)
+    // Between levels the estimate may be wrong off the axis: a piece it named, or the bounds
+    // flagged, is kept only where some lowest line may really run below its top, in the region
+    // those lines sweep from where they really start to where they end ([`low_lines_may_meet`]).
+    // (Worked out only where the lists are given: a proof that every line is blocked names its
+    // own.)
     let mut met_low = |list: &mut Vec<Blocker>, hull: &[TablePoint]| {
         if viewer.bottom() != target.bottom() {
             list.retain(|&k| match k {
@@ -1356,7 +1357,7 @@ fn line_of_fire_in(
                     hull,
                     ((viewer.centre, viewer.radius()), (target.centre, target.radius())),
                     (viewer.bottom(), target.bottom(), obstacles.terrain[i].height_in - EPS),
-                    low_region,
+                    scaled_piece,
                 ),
                 _ => true,
             });
@@ -1466,9 +1467,9 @@ fn line_of_fire_in(
 /// discs and `H` the hull of both (`hull`: built from the outline polygons that stand in for
 /// the discs, it holds theirs), those points make up `(1 − t)·H ⊕ t·B` coming down — the point
 /// `(1 − s)·a + s·b` is `(1 − t)·(λ·a + (1 − λ)·b) + t·b` for `λ = (1 − s)/(1 − t)`, and each
-/// point of that sum is such a point — and `(1 − t)·A ⊕ t·H` going up. Scaled about `B`'s centre by `1/(1 − t)` (about `A`'s by `1/t`), that is `H` grown
-/// by `t·rb/(1 − t)` (by `(1 − t)·ra/t`): the piece, scaled so too into `scaled`, must come
-/// that near `H`.
+/// point of that sum is such a point — and `(1 − t)·A ⊕ t·H` going up. Scaled about `B`'s
+/// centre by `1/(1 − t)` (about `A`'s by `1/t`), that is `H` grown by `t·rb/(1 − t)` (by
+/// `(1 − t)·ra/t`): the piece, scaled so too into `scaled`, must come that near `H`.
 fn low_lines_may_meet(
     (poly, ccw): (&[TablePoint], Option<bool>),
     hull: &[TablePoint],
