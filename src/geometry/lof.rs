@@ -50,6 +50,7 @@ use super::segment::{
     inside_stretches, locate, orient, passes_through, point_convex_distance, point_segment_distance,
     polygon_meets_convex, polygons_may_come_within, segments_touch, signed_area,
 };
+use super::terrain::convex_parts;
 use super::{Arc, Body, MM_PER_INCH, Point3, TablePoint, Terrain};
 use std::ops::{Add as _, Sub as _};
 
@@ -136,11 +137,16 @@ pub struct Obstacles<'a> {
     terrain_boxes: Vec<Aabb>,
     /// Per piece: `Some(counter-clockwise?)` when its footprint is convex.
     terrain_convex: Vec<Option<bool>>,
-    /// The convex pieces, tallest first (then by index), the order of every [`Fan`] list.
-    convex_by_height: Vec<usize>,
+    /// The convex pieces, and the convex parts of concave ones (`(piece, Some(part))`), tallest
+    /// first (then by piece and part), the order of every [`Fan`] list.
+    convex_by_height: Vec<(usize, Option<usize>)>,
     /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
     /// inside it (for the shadows of phase 4c); empty when not convex or too small.
     terrain_core: Vec<Vec<TablePoint>>,
+    /// Per concave piece: its convex parts ([`convex_parts`]), which stand in for it where the
+    /// proofs that every line is blocked need convex shapes (its shadows, and the chain of
+    /// phase 4b); empty for a convex piece.
+    terrain_parts: Vec<Vec<ConvexPart>>,
     /// Per body: radius, bottom and top, inches.
     body_dims: Vec<(f64, f64, f64)>,
     /// The terrain boxes' centres (x, y) and half-sizes (x, y), and the bodies' centres (x, y)
@@ -163,6 +169,70 @@ pub struct Obstacles<'a> {
     /// Per body: whether a line can pass beneath it — it is raised, and no piece at least as
     /// high as its feet holds its whole base (see [`stands_on_terrain`]).
     underpass: Vec<bool>,
+}
+
+/// What [`Obstacles`] works out from the terrain alone (kept in the [`ViewerCaches`], so that
+/// obstacles over the same terrain need not work it out again).
+#[derive(Debug, Clone, Default)]
+struct TerrainWork {
+    /// Per piece: its box.
+    boxes: Vec<Aabb>,
+    /// Per piece: `Some(counter-clockwise?)` when convex.
+    convex: Vec<Option<bool>>,
+    /// See [`Obstacles::convex_by_height`].
+    convex_by_height: Vec<(usize, Option<usize>)>,
+    /// Per convex piece: its core (see [`core`]).
+    core: Vec<Vec<TablePoint>>,
+    /// Per concave piece: its convex parts.
+    parts: Vec<Vec<ConvexPart>>,
+    /// The boxes' centres and half-sizes (x, y), as separate arrays.
+    soa: [Vec<f64>; 4],
+}
+
+impl TerrainWork {
+    fn of(terrain: &[Terrain]) -> Self {
+        let boxes: Vec<Aabb> = terrain.iter().map(Terrain::aabb).collect();
+        let convex: Vec<Option<bool>> =
+            terrain.iter().map(|t| is_convex(&t.polygon).then(|| signed_area(&t.polygon) > 0.0)).collect();
+        let cores =
+            terrain.iter().zip(&convex).map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() }).collect();
+        let parts: Vec<Vec<ConvexPart>> = terrain
+            .iter()
+            .zip(&convex)
+            .map(|(t, c)| match c {
+                Some(_) => Vec::new(),
+                None => convex_parts(&t.polygon)
+                    .into_iter()
+                    .map(|poly| ConvexPart { core: core(&poly), bx: Aabb::around(poly.iter().copied()), poly })
+                    .collect(),
+            })
+            .collect();
+        let mut convex_by_height: Vec<(usize, Option<usize>)> = (0..terrain.len())
+            .flat_map(|i| {
+                let n = if convex[i].is_some() { 0 } else { parts[i].len() };
+                let parts = (0..n).map(move |k| (i, Some(k)));
+                convex[i].is_some().then_some((i, None)).into_iter().chain(parts)
+            })
+            .collect();
+        convex_by_height.sort_by(|a, b| terrain[b.0].height_in.total_cmp(&terrain[a.0].height_in).then(a.cmp(b)));
+        let soa = |f: &dyn Fn(&Aabb) -> f64| boxes.iter().map(f).collect::<Vec<f64>>();
+        let soa = [
+            soa(&|b| 0.5 * (b.min.x + b.max.x)),
+            soa(&|b| 0.5 * (b.min.y + b.max.y)),
+            soa(&|b| 0.5 * (b.max.x - b.min.x)),
+            soa(&|b| 0.5 * (b.max.y - b.min.y)),
+        ];
+        Self { boxes, convex, convex_by_height, core: cores, parts, soa }
+    }
+}
+
+/// A convex part of a concave piece, counter-clockwise: its footprint, that shrunk as [`core`]
+/// shrinks a convex piece's, and its box, inches.
+#[derive(Debug, Clone)]
+struct ConvexPart {
+    poly: Vec<TablePoint>,
+    core: Vec<TablePoint>,
+    bx: Aabb,
 }
 
 /// How many equal slices of the [`pseudo_angle`] turn [`Sectors`] cuts.
@@ -270,13 +340,15 @@ fn mark(masks: &mut [u64], words: usize, k: usize, span: Option<(TablePoint, Tab
     }
 }
 
-/// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — with the
-/// terrain and bodies it was worked out for: taken from one [`Obstacles`] by
-/// [`Obstacles::into_caches`], it lets the next, for the same troopers after some moved, skip
-/// that work for the rest ([`Obstacles::with_caches`]).
+/// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — and from
+/// the terrain alone, with the terrain and bodies it was worked out for: taken from one
+/// [`Obstacles`] by [`Obstacles::into_caches`], it lets the next, for the same troopers after
+/// some moved, skip that work for the rest, and the terrain's altogether
+/// ([`Obstacles::with_caches`]).
 #[derive(Debug, Default)]
 pub struct ViewerCaches {
     terrain: Vec<Terrain>,
+    terrain_work: TerrainWork,
     bodies: Vec<Body>,
     fans: Vec<std::sync::OnceLock<Fans>>,
     sectors: Vec<std::sync::OnceLock<Sectors>>,
@@ -323,6 +395,8 @@ fn tangent_directions(w: TablePoint, r: f64) -> Option<(TablePoint, TablePoint)>
 #[derive(Debug, Clone, Copy)]
 struct Fan {
     piece: usize,
+    /// Which convex part of a concave piece it is the fan of.
+    part: Option<usize>,
     height: f64,
     lo: TablePoint,
     hi: TablePoint,
@@ -340,24 +414,25 @@ struct Fans {
 
 impl Fans {
     /// The fans from point `c`, into `self`, for targets in front of `c` (`front`: the facing's
-    /// unit vector of a 180° arc; `None`: all around). A concave piece, one that `c` is on or in,
-    /// or one wholly behind the arc line never spans (see [`spanning_pieces`]: a spanning piece
-    /// cuts the way from `c` to the target's foremost point, which is in front).
+    /// unit vector of a 180° arc; `None`: all around), of every convex piece and convex part of a
+    /// concave one. One that `c` is on or in, or one wholly behind the arc line never spans (see
+    /// [`spanning_pieces`]: a spanning piece cuts the way from `c` to the target's foremost
+    /// point, which is in front).
     fn fill(&mut self, obs: &Obstacles, c: TablePoint, front: Option<TablePoint>) {
         self.list.clear();
-        self.list.extend(obs.convex_by_height.iter().filter_map(|&piece| {
-            let (t, bx) = (&obs.terrain[piece], &obs.terrain_boxes[piece]);
-            if front.is_some_and(|f| t.polygon.iter().all(|&v| v.sub(c).dot(f) < -1e-6)) {
+        self.list.extend(obs.convex_by_height.iter().filter_map(|&(piece, part)| {
+            let (poly, bx) = obs.convex_shape(piece, part);
+            if front.is_some_and(|f| poly.iter().all(|&v| v.sub(c).dot(f) < -1e-6)) {
                 return None;
             }
             // (Outside its box, and beyond what `locate` counts as on an edge: surely outside it.)
             let g = 1e-8;
             let outside = c.x < bx.min.x - g || c.x > bx.max.x + g || c.y < bx.min.y - g || c.y > bx.max.y + g;
-            if !outside && locate(&t.polygon, c) != Where::Outside {
+            if !outside && locate(poly, c) != Where::Outside {
                 return None;
             }
-            let (lo, hi) = directions_from(c, t.polygon.iter().copied())?;
-            Some(Fan { piece, height: t.height_in, lo, hi })
+            let (lo, hi) = directions_from(c, poly.iter().copied())?;
+            Some(Fan { piece, part, height: obs.terrain[piece].height_in, lo, hi })
         }));
         self.words = self.list.len().div_ceil(64).max(1);
         self.slices.clear();
@@ -367,9 +442,9 @@ impl Fans {
         }
     }
 
-    /// The pieces taller than `low` (inches) whose fans hold both directions `t0` and `t1`,
-    /// into `out` (in the fans' order).
-    fn holding(&self, t0: TablePoint, t1: TablePoint, low: f64, out: &mut Vec<usize>) {
+    /// The pieces and parts taller than `low` (inches) whose fans hold both directions `t0` and
+    /// `t1`, into `out` (in the fans' order).
+    fn holding(&self, t0: TablePoint, t1: TablePoint, low: f64, out: &mut Vec<(usize, Option<usize>)>) {
         // (Only fans reaching into both directions' slices can hold both; the tallest come first.)
         let taller = self.list.partition_point(|f| f.height > low);
         let (row0, row1) = (sector(t0) * self.words, sector(t1) * self.words);
@@ -383,7 +458,7 @@ impl Fans {
                 }
                 let f = &self.list[i];
                 if f.holds(t0) && f.holds(t1) {
-                    out.push(f.piece);
+                    out.push((f.piece, f.part));
                 }
             }
         }
@@ -400,24 +475,20 @@ impl Fan {
 impl<'a> Obstacles<'a> {
     /// Obstacles from terrain and bodies (precomputes bounding boxes).
     pub fn new(terrain: &'a [Terrain], bodies: &'a [Body]) -> Self {
-        let terrain_boxes: Vec<Aabb> = terrain.iter().map(Terrain::aabb).collect();
-        let terrain_convex: Vec<Option<bool>> =
-            terrain.iter().map(|t| is_convex(&t.polygon).then(|| signed_area(&t.polygon) > 0.0)).collect();
-        let terrain_core = terrain
-            .iter()
-            .zip(&terrain_convex)
-            .map(|(t, c)| if c.is_some() { core(&t.polygon) } else { Vec::new() })
-            .collect();
-        let mut convex_by_height: Vec<usize> = (0..terrain.len()).filter(|&i| terrain_convex[i].is_some()).collect();
-        convex_by_height.sort_by(|&a, &b| terrain[b].height_in.total_cmp(&terrain[a].height_in).then(a.cmp(&b)));
+        Self::build(terrain, bodies, TerrainWork::of(terrain))
+    }
+
+    /// Obstacles from terrain, bodies, and what was worked out from that terrain.
+    fn build(terrain: &'a [Terrain], bodies: &'a [Body], work: TerrainWork) -> Self {
+        let TerrainWork {
+            boxes: terrain_boxes,
+            convex: terrain_convex,
+            convex_by_height,
+            core: terrain_core,
+            parts: terrain_parts,
+            soa: terrain_soa,
+        } = work;
         let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
-        let soa = |f: &dyn Fn(&Aabb) -> f64| terrain_boxes.iter().map(f).collect::<Vec<f64>>();
-        let terrain_soa = [
-            soa(&|b| 0.5 * (b.min.x + b.max.x)),
-            soa(&|b| 0.5 * (b.min.y + b.max.y)),
-            soa(&|b| 0.5 * (b.max.x - b.min.x)),
-            soa(&|b| 0.5 * (b.max.y - b.min.y)),
-        ];
         let body_soa = [
             bodies.iter().map(|b| b.centre.x).collect(),
             bodies.iter().map(|b| b.centre.y).collect(),
@@ -430,6 +501,7 @@ impl<'a> Obstacles<'a> {
             terrain_convex,
             convex_by_height,
             terrain_core,
+            terrain_parts,
             body_dims,
             terrain_soa,
             body_soa,
@@ -459,10 +531,12 @@ impl<'a> Obstacles<'a> {
     /// fans, and every viewer keeps its sectors, with the bodies that moved moved in them.
     /// The obstacles answer exactly as new ones would.
     pub fn with_caches(terrain: &'a [Terrain], bodies: &'a [Body], caches: ViewerCaches) -> Self {
-        let mut obs = Self::new(terrain, bodies);
-        let ViewerCaches { terrain: t0, bodies: before, mut fans, mut sectors, reach_max } = caches;
-        if t0 != terrain || before.len() != bodies.len() || fans.len() != bodies.len() || sectors.len() != bodies.len()
-        {
+        let ViewerCaches { terrain: t0, terrain_work, bodies: before, mut fans, mut sectors, reach_max } = caches;
+        if t0 != terrain {
+            return Self::new(terrain, bodies);
+        }
+        let mut obs = Self::build(terrain, bodies, terrain_work);
+        if before.len() != bodies.len() || fans.len() != bodies.len() || sectors.len() != bodies.len() {
             return obs;
         }
         let moved: Vec<usize> = (0..bodies.len()).filter(|&k| before[k] != bodies[k]).collect();
@@ -488,6 +562,14 @@ impl<'a> Obstacles<'a> {
     pub fn into_caches(self) -> ViewerCaches {
         ViewerCaches {
             terrain: self.terrain.to_vec(),
+            terrain_work: TerrainWork {
+                boxes: self.terrain_boxes,
+                convex: self.terrain_convex,
+                convex_by_height: self.convex_by_height,
+                core: self.terrain_core,
+                parts: self.terrain_parts,
+                soa: self.terrain_soa,
+            },
             bodies: self.bodies.to_vec(),
             fans: self.fans,
             sectors: self.sectors,
@@ -531,6 +613,15 @@ pub fn may_block(viewer: &Body, target: &Body, other: &Body) -> bool {
 }
 
 impl Obstacles<'_> {
+    /// The footprint and box of convex piece `piece`, or of convex part `part` of it when it is
+    /// concave, inches.
+    fn convex_shape(&self, piece: usize, part: Option<usize>) -> (&[TablePoint], &Aabb) {
+        match part {
+            Some(k) => (&self.terrain_parts[piece][k].poly, &self.terrain_parts[piece][k].bx),
+            None => (&self.terrain[piece].polygon, &self.terrain_boxes[piece]),
+        }
+    }
+
     /// Into `out`, in index order (terrain pieces first, then bodies), the terrain pieces whose
     /// boxes grown by `reach` meet segment `a b` (exactly: the separating axes x, y and the
     /// segment's normal), and the bodies that may come within `reach` of it (their discs tested
@@ -922,7 +1013,7 @@ struct Buffers {
     near: Vec<usize>,
     /// Fans from a viewer that is not one of the bodies, and the pieces that may span.
     fans: Fans,
-    spanning: Vec<usize>,
+    spanning: Vec<(usize, Option<usize>)>,
     /// The blockers whose shadows last covered the target (see [`Query::shadows`]).
     cover: Vec<Blocker>,
     /// A piece scaled for [`low_lines_may_meet`].
@@ -941,7 +1032,8 @@ enum ChainPart {
 struct ChainBuffers {
     clipped: Vec<TablePoint>,
     tmp: Vec<TablePoint>,
-    cands: Vec<(Blocker, Aabb)>,
+    /// Each candidate, the convex part of it when it is a concave piece's, and its box.
+    cands: Vec<(Blocker, Option<usize>, Aabb)>,
     parts: Vec<Option<Option<ChainPart>>>,
     reached: Vec<bool>,
     stack: Vec<usize>,
@@ -951,11 +1043,32 @@ thread_local! {
     static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many lines [`Query::blocked`] has tested on this thread (for tests that a proof
+    /// answered without sampling).
+    static LINES_TESTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Which proof gave this thread's last "every line is blocked" from phase 2a or 4b.
+    static PROVED_BY: std::cell::Cell<Option<Proof>> = const { std::cell::Cell::new(None) };
+}
+
+/// The proofs that every line is blocked without sampling them, for tests.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Proof {
+    /// Phase 2a: one tall convex piece (or convex part of a concave one) spans the way.
+    Spanning,
+    /// Phase 4b: a chain of tall blockers cuts the hull in two.
+    Chain,
+}
+
 impl Query<'_, '_, '_> {
     /// Whether the 3D segment `a → b` (plan points, heights from `z`) is blocked, and by what
     /// (one blocker: the one that blocked the previous line is tried first, as neighbouring lines
     /// are mostly blocked by the same thing).
     fn blocked(&mut self, a: TablePoint, b: TablePoint, z: Profile) -> Option<Blocker> {
+        #[cfg(test)]
+        LINES_TESTED.with(|n| n.set(n.get() + 1));
         let seg_box = Aabb::around([a, b]);
         let line = (a, b, z, &seg_box);
         if let Some(k) = self.last_hit
@@ -1138,6 +1251,8 @@ fn line_of_fire_in(
     if !spanning.is_empty()
         && let Some(by) = spanning_pieces(obstacles, spanning, viewer, target, &ceiling)
     {
+        #[cfg(test)]
+        PROVED_BY.with(|p| p.set(Some(Proof::Spanning)));
         return LofResult { lof: Lof::Blocked { by }, witness: None };
     }
     terrain.clear();
@@ -1252,6 +1367,11 @@ fn line_of_fire_in(
                         None => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
                     }
             }
+            // (A concave piece meets the hull where one of its convex parts does: they make it up.)
+            None if !obstacles.terrain_parts[i].is_empty() => obstacles.terrain_parts[i].iter().any(|p| match &parts {
+                Some(parts) => parts.meets(&p.poly, Some(true), &p.bx),
+                None => convex_polygons_meet_oriented((&p.poly, true), (hull, true)),
+            }),
             None => match &parts {
                 Some(parts) => parts.meets(&t.polygon, None, &obstacles.terrain_boxes[i]),
                 None => polygon_meets_convex(&t.polygon, hull),
@@ -1410,6 +1530,8 @@ fn line_of_fire_in(
             zmax,
         )
     {
+        #[cfg(test)]
+        PROVED_BY.with(|p| p.set(Some(Proof::Chain)));
         return verdict(None, by);
     }
 
@@ -1567,7 +1689,7 @@ impl Ceiling {
 /// them, arc or not — passes through it below its height. `None` when no piece does this.
 fn spanning_pieces(
     obs: &Obstacles,
-    candidates: &[usize],
+    candidates: &[(usize, Option<usize>)],
     viewer: &Body,
     target: &Body,
     ceiling: &Ceiling,
@@ -1588,18 +1710,21 @@ fn spanning_pieces(
         let n = d.scale(alpha).add(p.scale(s * beta));
         (ca.add(n.scale(ra)), cb.add(n.scale(rb)))
     });
-    let by: Vec<Blocker> = candidates
+    // (A convex part of a concave piece lies in it: spanning, it blocks every line for the piece.)
+    let mut by: Vec<Blocker> = candidates
         .iter()
-        .filter(|&&i| {
-            let t = &obs.terrain[i];
-            let Some(ccw) = obs.terrain_convex[i] else { return false };
-            t.polygon.iter().all(|&v| ceiling.at(v) + 2.0 * EPS < t.height_in)
-                && edges.iter().all(|&(a, b)| convex_interval(&t.polygon, ccw, a, b).is_some())
-                && farther_than(ca, ra, &obs.terrain_boxes[i], &t.polygon)
-                && farther_than(cb, rb, &obs.terrain_boxes[i], &t.polygon)
+        .filter(|&&(i, part)| {
+            let h = obs.terrain[i].height_in;
+            let (poly, bx) = obs.convex_shape(i, part);
+            let Some(ccw) = (if part.is_some() { Some(true) } else { obs.terrain_convex[i] }) else { return false };
+            poly.iter().all(|&v| ceiling.at(v) + 2.0 * EPS < h)
+                && edges.iter().all(|&(a, b)| convex_interval(poly, ccw, a, b).is_some())
+                && farther_than(ca, ra, bx, poly)
+                && farther_than(cb, rb, bx, poly)
         })
-        .map(|&i| Blocker::Terrain(i))
+        .map(|&(i, _)| Blocker::Terrain(i))
         .collect();
+    by.dedup();
     (!by.is_empty()).then_some(by)
 }
 
@@ -1661,20 +1786,25 @@ fn separating_chain(
     // and a part whose box misses a bridge edge does not touch it. The parts themselves (a clip
     // to the hull each) are worked out only when such a cheap test cannot rule them out, in the
     // same order as before, so the chain and the blockers it names are the same.
+    // (A concave piece joins as its convex parts: each lies in the piece, so a line crossing one
+    // lower than the piece is blocked by it.)
     cands.clear();
     for &i in q.terrain.iter() {
         if obstacles.terrain_convex[i].is_some() {
-            cands.push((Blocker::Terrain(i), obstacles.terrain_boxes[i].grown(CHAIN_NEAR_IN)));
-        } // concave pieces are left to the sampling
+            cands.push((Blocker::Terrain(i), None, obstacles.terrain_boxes[i].grown(CHAIN_NEAR_IN)));
+        } else {
+            let parts = obstacles.terrain_parts[i].iter().enumerate();
+            cands.extend(parts.map(|(k, part)| (Blocker::Terrain(i), Some(k), part.bx.grown(CHAIN_NEAR_IN))));
+        }
     }
     for &j in q.bodies.iter() {
         let c = &obstacles.bodies[j];
-        cands.push((Blocker::Trooper(j), Aabb::around([c.centre]).grown(c.radius() + CHAIN_NEAR_IN)));
+        cands.push((Blocker::Trooper(j), None, Aabb::around([c.centre]).grown(c.radius() + CHAIN_NEAR_IN)));
     }
     // Near a bridge edge: `segments_touch` allows `EPS` of area, up to `EPS / length` off the line.
     let near_edge = |bx: &Aabb, a: TablePoint, b: TablePoint| bx.grown(EPS / a.dist(b).max(1e-12)).meets_segment(a, b);
     // No candidate near one of the bridge edges: no chain can start or end there.
-    if !cands.iter().any(|(_, bx)| near_edge(bx, b0, b1)) || !cands.iter().any(|(_, bx)| near_edge(bx, c0, c1)) {
+    if !cands.iter().any(|(_, _, bx)| near_edge(bx, b0, b1)) || !cands.iter().any(|(_, _, bx)| near_edge(bx, c0, c1)) {
         return None;
     }
     // The highest-line bound is convex along the axis, so its maximum over a convex part is at a
@@ -1686,16 +1816,20 @@ fn separating_chain(
         c.bottom() <= line_lo && tall_over(&[c.centre.add(axis_dir.scale(r)), c.centre.sub(axis_dir.scale(r))], c.top())
     };
     // A candidate's part, if it is one.
-    let mut part_of = |k: Blocker| -> Option<Part> {
+    let mut part_of = |k: Blocker, convex_part: Option<usize>| -> Option<Part> {
         match k {
             Blocker::Terrain(i) => {
                 let t = &obstacles.terrain[i];
+                let poly = match convex_part {
+                    Some(k) => &obstacles.terrain_parts[i][k].poly,
+                    None => &t.polygon,
+                };
                 // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-                clip_to_convex_into(&t.polygon, hull, clipped, tmp);
+                clip_to_convex_into(poly, hull, clipped, tmp);
                 if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
                     return None; // nothing inside, or only a touch along the hull's edge
                 }
-                let part = if !tall_over(&t.polygon, t.height_in) && !tall_over(clipped, t.height_in) {
+                let part = if !tall_over(poly, t.height_in) && !tall_over(clipped, t.height_in) {
                     // The bound is monotone along the axis: keep the part beyond the point where the
                     // piece becomes taller than every line (a piece near the lower end of a sloping line).
                     let part = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax)?;
@@ -1753,8 +1887,8 @@ fn separating_chain(
         reached.resize(n, false);
         stack.clear();
         for k in 0..n {
-            if near_edge(&cands[k].1, b0, b1) {
-                let part = parts[k].get_or_insert_with(|| part_of(cands[k].0));
+            if near_edge(&cands[k].2, b0, b1) {
+                let part = parts[k].get_or_insert_with(|| part_of(cands[k].0, cands[k].1));
                 if part.as_ref().is_some_and(|p| touches_edge(p, b0, b1)) {
                     reached[k] = true;
                     stack.push(k);
@@ -1770,15 +1904,16 @@ fn separating_chain(
             if cornered || touches_edge(&pk, c0, c1) {
                 let mut by: Vec<Blocker> = (0..n).filter(|&m| reached[m]).map(|m| cands[m].0).collect();
                 by.sort();
+                by.dedup();
                 return Some(by);
             }
             for m in 0..n {
                 if reached[m] {
                     continue;
                 }
-                let near = cands[m].1.overlaps(&cands[k].1);
+                let near = cands[m].2.overlaps(&cands[k].2);
                 if near || between.is_some() {
-                    let part = parts[m].get_or_insert_with(|| part_of(cands[m].0));
+                    let part = parts[m].get_or_insert_with(|| part_of(cands[m].0, cands[m].1));
                     let link = |p: &Part| {
                         (near && joined(p, &pk))
                             || between.is_some_and(|g| g.place(p, placed_m) && !g.passes(b_left, placed_k, placed_m))
@@ -2001,8 +2136,10 @@ impl Query<'_, '_, '_> {
         // beside it, they mostly do again.
         let n_first = self.cover.len();
         for n in 0..n_first {
-            if let Some(s) = self.shadow(self.cover[n], &f) {
-                self.shadows.push(s);
+            match self.shadow(self.cover[n], &f) {
+                Some(s) => self.shadows.push(s),
+                None if self.has_parts(self.cover[n]) => _ = self.part_shadows(self.cover[n], &f),
+                None => {}
             }
         }
         if n_first > 0 && covers(self.shadows, -extent, extent) {
@@ -2020,7 +2157,12 @@ impl Query<'_, '_, '_> {
             if self.cover[..n_first].contains(&k) {
                 continue;
             }
-            let Some((lo, hi)) = self.shadow(k, &f) else { continue };
+            let Some((lo, hi)) = self.shadow(k, &f) else {
+                if self.has_parts(k) && self.part_shadows(k, &f) {
+                    self.cover.push(k);
+                }
+                continue;
+            };
             self.shadows.push((lo, hi));
             self.cover.push(k);
             if lo <= -extent && hi >= extent {
@@ -2037,62 +2179,39 @@ impl Query<'_, '_, '_> {
         done(covered)
     }
 
+    /// Whether `k` is a concave piece with convex parts.
+    fn has_parts(&self, k: Blocker) -> bool {
+        matches!(k, Blocker::Terrain(i) if !self.obs.terrain_parts[i].is_empty())
+    }
+
+    /// Add the shadows of concave piece `k`'s convex parts from the viewer point of `f` to
+    /// `self.shadows` (each part lies in the piece, so a line in its shadow is blocked by the
+    /// piece); whether any casts one.
+    fn part_shadows(&mut self, k: Blocker, f: &ShadowFrame) -> bool {
+        debug_assert!(self.has_parts(k));
+        let Blocker::Terrain(i) = k else { return false };
+        let (obs, before) = (self.obs, self.shadows.len());
+        for part in &obs.terrain_parts[i] {
+            if let Some(s) = self.piece_shadow(&part.poly, &part.core, obs.terrain[i].height_in, f) {
+                self.shadows.push(s);
+            }
+        }
+        self.shadows.len() > before
+    }
+
     /// Candidate `k`'s shadow from the viewer point of `f`, if it casts one (see
-    /// [`Query::shadows`]).
+    /// [`Query::shadows`]; none for a concave piece, whose parts cast them:
+    /// [`Query::part_shadows`]).
     fn shadow(&mut self, k: Blocker, f: &ShadowFrame) -> Option<(f64, f64)> {
-        let (a, u) = (f.a, f.u);
-        let margin = EPS + 1e-7;
+        let obs = self.obs;
         match k {
             Blocker::Terrain(i) => {
-                let core = &self.obs.terrain_core[i];
-                if core.is_empty() {
-                    return None;
-                }
-                let poly = &self.obs.terrain[i].polygon;
-                let (mut s_lo, mut s_hi2) = (f64::INFINITY, 0.0f64);
-                for &v in poly {
-                    let w = v.sub(a);
-                    s_lo = s_lo.min(w.dot(u));
-                    s_hi2 = s_hi2.max(w.dot(w));
-                }
-                let s_hi = s_hi2.sqrt();
-                let h = self.obs.terrain[i].height_in - margin;
-                let part: &[TablePoint] = if s_lo > 0.0 && s_hi < f.l_min && f.z_range(s_lo, s_hi).1 < h {
-                    core // in front of `a`, short of the target, lower than the piece wherever it crosses it
-                } else {
-                    // Only the part of the core in front of `a`, short of the target's nearest point
-                    // for every direction within the extent, where every line is lower than the piece.
-                    let (near, far) = low_stretch(f.z, f.z_hi, h, f.l_min, f.l_max, f.cos_ext)?;
-                    let (near, far) = (near.max(SHADOW_MARGIN_IN), far.min(f.l_min * f.cos_ext));
-                    if near >= far {
-                        return None;
-                    }
-                    let (cut, tmp) = (&mut *self.clip, &mut *self.clip_tmp);
-                    cut.clear();
-                    cut.extend_from_slice(core);
-                    for (bound, sign) in [(near, 1.0), (far, -1.0)] {
-                        if cut.iter().any(|&v| sign * (v.sub(a).dot(u) - bound) < 0.0) {
-                            std::mem::swap(cut, tmp);
-                            cut.clear();
-                            clip_half_plane(tmp, cut, |v| sign * (v.sub(a).dot(u) - bound));
-                        }
-                    }
-                    if cut.len() < 3 {
-                        return None;
-                    }
-                    cut
-                };
-                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                for &v in part {
-                    let w = v.sub(a);
-                    let tau = u.cross(w) / w.dot(u);
-                    lo = lo.min(tau);
-                    hi = hi.max(tau);
-                }
-                Some((lo, hi))
+                self.piece_shadow(&obs.terrain[i].polygon, &obs.terrain_core[i], obs.terrain[i].height_in, f)
             }
             Blocker::Trooper(j) => {
-                let (c, &(r, bottom, top)) = (&self.obs.bodies[j], &self.obs.body_dims[j]);
+                let (a, u) = (f.a, f.u);
+                let margin = EPS + 1e-7;
+                let (c, &(r, bottom, top)) = (&obs.bodies[j], &obs.body_dims[j]);
                 let w = c.centre.sub(a);
                 let (along, across) = (w.dot(u), u.cross(w));
                 let d = w.norm();
@@ -2110,6 +2229,63 @@ impl Query<'_, '_, '_> {
                 Some(((tp - tbeta) / (1.0 + tp * tbeta), (tp + tbeta) / (1.0 - tp * tbeta)))
             }
         }
+    }
+
+    /// The shadow of convex footprint `poly` (`core`: it shrunk by [`SHADOW_MARGIN_IN`], empty
+    /// when too small) raised to `height`, inches, from the viewer point of `f`, if it casts one.
+    fn piece_shadow(
+        &mut self,
+        poly: &[TablePoint],
+        core: &[TablePoint],
+        height: f64,
+        f: &ShadowFrame,
+    ) -> Option<(f64, f64)> {
+        let (a, u) = (f.a, f.u);
+        let margin = EPS + 1e-7;
+        if core.is_empty() {
+            return None;
+        }
+        let (mut s_lo, mut s_hi2) = (f64::INFINITY, 0.0f64);
+        for &v in poly {
+            let w = v.sub(a);
+            s_lo = s_lo.min(w.dot(u));
+            s_hi2 = s_hi2.max(w.dot(w));
+        }
+        let s_hi = s_hi2.sqrt();
+        let h = height - margin;
+        let part: &[TablePoint] = if s_lo > 0.0 && s_hi < f.l_min && f.z_range(s_lo, s_hi).1 < h {
+            core // in front of `a`, short of the target, lower than the piece wherever it crosses it
+        } else {
+            // Only the part of the core in front of `a`, short of the target's nearest point
+            // for every direction within the extent, where every line is lower than the piece.
+            let (near, far) = low_stretch(f.z, f.z_hi, h, f.l_min, f.l_max, f.cos_ext)?;
+            let (near, far) = (near.max(SHADOW_MARGIN_IN), far.min(f.l_min * f.cos_ext));
+            if near >= far {
+                return None;
+            }
+            let (cut, tmp) = (&mut *self.clip, &mut *self.clip_tmp);
+            cut.clear();
+            cut.extend_from_slice(core);
+            for (bound, sign) in [(near, 1.0), (far, -1.0)] {
+                if cut.iter().any(|&v| sign * (v.sub(a).dot(u) - bound) < 0.0) {
+                    std::mem::swap(cut, tmp);
+                    cut.clear();
+                    clip_half_plane(tmp, cut, |v| sign * (v.sub(a).dot(u) - bound));
+                }
+            }
+            if cut.len() < 3 {
+                return None;
+            }
+            cut
+        };
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &v in part {
+            let w = v.sub(a);
+            let tau = u.cross(w) / w.dot(u);
+            lo = lo.min(tau);
+            hi = hi.max(tau);
+        }
+        Some((lo, hi))
     }
 }
 
@@ -2893,6 +3069,23 @@ mod tests {
             .collect()
     }
 
+    /// Like [`random_rects`], every other piece an L: the rectangle less a corner notch.
+    fn random_pieces(rnd: &mut impl FnMut() -> f64, n: usize, side: f64, height: f64) -> Vec<Terrain> {
+        let p = TablePoint::new;
+        (0..n)
+            .filter_map(|k| {
+                let (x, y) = (48.0 * rnd(), 48.0 * rnd());
+                let (w, d, h) = (0.1 + side * rnd(), 0.1 + side * rnd(), 0.5 + height * rnd());
+                if k % 2 == 0 {
+                    return Terrain::rect(format!("t{k}"), x, y, x + w, y + d, h).ok();
+                }
+                let (nx, ny) = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
+                let l = vec![p(x, y), p(x + w, y), p(x + w, ny), p(nx, ny), p(nx, y + d), p(x, y + d)];
+                Terrain::new(format!("l{k}"), l, h).ok()
+            })
+            .collect()
+    }
+
     /// The scratch space a test's [`Query`] borrows.
     #[derive(Default)]
     struct TestBuffers {
@@ -2922,6 +3115,52 @@ mod tests {
                 last_hit: None,
                 cover: &mut self.cover,
             }
+        }
+    }
+
+    /// How many lines `f` has [`Query::blocked`] test, with what it returns.
+    fn lines_tested<R>(f: impl FnOnce() -> R) -> (R, usize) {
+        let before = LINES_TESTED.with(|n| n.get());
+        let r = f();
+        (r, LINES_TESTED.with(|n| n.get()) - before)
+    }
+
+    /// A concave ruin, 4" tall (taller than every line between two S2s), across the way: its
+    /// convex parts join the proofs that every line is blocked, so the verdict needs a handful
+    /// of lines, not the thousands of the sampled search. Its long arm alone spans the way (the
+    /// spanning test of phase 2a); the two arms of a chevron together cut the hull (the chain of
+    /// phase 4b); and from a point of the viewer's base the parts' shadows cover the target (not
+    /// from its centre for the chevron: its parts, each shrunk a hair, leave a sliver along the
+    /// diagonal between them, which points at the centre, for the lines there to be tested).
+    #[test]
+    fn a_concave_ruin_across_the_way_blocks_every_line_without_sampling() {
+        let viewer = Body::new(TablePoint::new(10.0, 20.0), Silhouette::S2).facing(0.0);
+        let target = Body::new(TablePoint::new(20.0, 20.0), Silhouette::S2);
+        let p = TablePoint::new;
+        let spanning = vec![p(14.0, 15.0), p(18.0, 15.0), p(18.0, 16.0), p(15.0, 16.0), p(15.0, 25.0), p(14.0, 25.0)];
+        // A chevron pointing away from the viewer: neither arm alone reaches across the way (the
+        // lower one ends at y = 20, the upper one starts there), together they close it.
+        let chained = vec![p(14.0, 18.0), p(15.0, 18.0), p(17.0, 20.0), p(15.0, 22.0), p(14.0, 22.0), p(16.0, 20.0)];
+        for (name, polygon) in [("spanning", spanning), ("chained", chained)] {
+            let terrain = [Terrain::new(name, polygon, 4.0).expect("a valid piece")];
+            assert!(!is_convex(&terrain[0].polygon));
+            let bodies = [viewer, target];
+            let obs = Obstacles::new(&terrain, &bodies);
+            assert!(obs.terrain_parts[0].len() >= 2, "{name}: {:?}", obs.terrain_parts[0]);
+            PROVED_BY.with(|p| p.set(None));
+            let (r, lines) = lines_tested(|| line_of_fire(&obs, &viewer, &target, &[0, 1]));
+            assert_eq!(r.lof, Lof::Blocked { by: vec![Blocker::Terrain(0)] }, "{name}");
+            assert!(lines <= 20, "{name}: {lines} lines tested");
+            let proof = if name == "spanning" { Proof::Spanning } else { Proof::Chain };
+            assert_eq!(PROVED_BY.with(|p| p.get()), Some(proof), "{name}");
+            // The shadows from a point of the viewer's base, for the best lines: covered.
+            let (mut ts, mut bs) = (vec![0], Vec::new());
+            let mut bufs = TestBuffers::default();
+            let mut q = bufs.query(&obs, &mut ts, &mut bs);
+            let z = (viewer.top(), target.top() - MIN_VISIBLE_IN);
+            let a = viewer.centre.add(TablePoint::new(0.0, 0.25));
+            let sh = q.shadows(a, z, z, (target.centre, target.radius())).expect("bases apart");
+            assert!(sh.covered, "{name}: shadows {:?}", q.shadows);
         }
     }
 
@@ -3033,13 +3272,22 @@ mod tests {
     fn shadows_only_skip_blocked_lines() {
         let mut rnd = xorshift(0x2545_f491_4f6c_dd1du64);
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7];
-        let (mut skipped, mut checked) = (0, 0);
-        for _ in 0..40 {
+        let (mut skipped, mut checked, mut by_parts) = (0, 0, 0);
+        for round in 0..80 {
+            // Every other round, the pieces are L-shaped: their convex parts cast the shadows.
+            let concave = round % 2 == 1;
+            let p = TablePoint::new;
             let terrain: Vec<Terrain> = (0..8)
                 .filter_map(|k| {
                     let (x, y) = (2.0 + 14.0 * rnd(), 2.0 + 14.0 * rnd());
                     let (w, d, h) = (0.2 + 2.0 * rnd(), 0.2 + 2.0 * rnd(), 0.4 + 3.0 * rnd());
-                    Terrain::rect(format!("t{k}"), x, y, x + w, y + d, h).ok()
+                    let (nx, ny) = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
+                    let l = vec![p(x, y), p(x + w, y), p(x + w, ny), p(nx, ny), p(nx, y + d), p(x, y + d)];
+                    if concave {
+                        Terrain::new(format!("l{k}"), l, h).ok()
+                    } else {
+                        Terrain::rect(format!("t{k}"), x, y, x + w, y + d, h).ok()
+                    }
                 })
                 .collect();
             let bodies: Vec<Body> = (0..8)
@@ -3069,6 +3317,7 @@ mod tests {
                     checked += 1;
                     if q.shadows.iter().any(|&(s0, s1)| s0 <= tau && tau <= s1) {
                         skipped += 1;
+                        by_parts += usize::from(concave);
                         let k = rnd();
                         let between = (z.0 + k * (z_hi.0 - z.0), z.1 + k * (z_hi.1 - z.1));
                         for z in [z, z_hi, between] {
@@ -3078,7 +3327,10 @@ mod tests {
                 }
             }
         }
-        assert!(skipped > 500 && checked > 10_000, "too few lines: {skipped} of {checked}");
+        assert!(
+            skipped > 10_000 && by_parts > 5_000 && checked > 50_000,
+            "too few lines: {skipped} of {checked} ({by_parts} among L-shaped pieces)"
+        );
     }
 
     /// The shadows of pieces lower than some lines (only part of such a piece shadows): near
@@ -3249,14 +3501,14 @@ mod tests {
         assert!(kept > 10_000 && listed < 30 * 60 * 40 * 100 / 3, "{kept} kept, {listed} listed");
     }
 
-    /// The fans' slices drop no piece whose fan holds both directions: the same pieces as
-    /// testing every fan taller than the bound.
+    /// The fans' slices drop no piece, or convex part of an L-shaped one, whose fan holds both
+    /// directions: the same as testing every fan taller than the bound.
     #[test]
     fn fan_slices_drop_no_piece_that_may_span() {
         let mut rnd = xorshift(0x5eed_fa25_0000_0001_u64);
-        let (mut found, mut queries) = (0, 0);
+        let (mut found, mut parts, mut queries) = (0, 0, 0);
         for _ in 0..30 {
-            let terrain = random_rects(&mut rnd, 70, 8.0, 4.0);
+            let terrain = random_pieces(&mut rnd, 70, 8.0, 4.0);
             let obs = Obstacles::new(&terrain, &[]);
             let mut fans = Fans::default();
             let mut got = Vec::new();
@@ -3269,19 +3521,23 @@ mod tests {
                     let low = 4.5 * rnd();
                     got.clear();
                     fans.holding(t0, t1, low, &mut got);
-                    let want: Vec<usize> = fans
+                    let want: Vec<(usize, Option<usize>)> = fans
                         .list
                         .iter()
                         .filter(|f| f.height > low && f.holds(t0) && f.holds(t1))
-                        .map(|f| f.piece)
+                        .map(|f| (f.piece, f.part))
                         .collect();
                     assert_eq!(got, want, "from {c:?} towards {w:?}");
                     found += want.len();
+                    parts += want.iter().filter(|(_, part)| part.is_some()).count();
                     queries += 1;
                 }
             }
         }
-        assert!(found > 1_000 && queries > 40_000, "{found} pieces found in {queries} queries");
+        assert!(
+            found > 20_000 && parts > 10_000 && queries > 40_000,
+            "{found} found ({parts} parts) in {queries} queries"
+        );
     }
 
     /// A viewer given with another facing or arc than its body among the obstacles gets the
@@ -3676,17 +3932,18 @@ mod tests {
     }
 
     /// The spanning prefilter (fans from the viewer's centre, in front of its arc line, taller
-    /// than the lowest line, holding both directions to the target) keeps every piece the exact
-    /// spanning test accepts.
+    /// than the lowest line, holding both directions to the target) keeps every piece, and every
+    /// convex part of an L-shaped one, that the exact spanning test accepts.
     #[test]
     fn spanning_prefilter_keeps_every_spanning_piece() {
         let mut rnd = xorshift(0x0005_9a11_7e57_0001_u64);
         let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7];
-        let (mut spanning, mut pairs) = (0, 0);
+        let (mut spanning, mut parts, mut pairs) = (0, 0, 0);
         for _ in 0..20 {
-            let terrain = random_rects(&mut rnd, 40, 8.0, 5.0);
+            let terrain = random_pieces(&mut rnd, 40, 8.0, 5.0);
             let obs = Obstacles::new(&terrain, &[]);
-            let all: Vec<usize> = (0..terrain.len()).collect();
+            // (Every convex piece and every convex part of an L.)
+            let all = obs.convex_by_height.clone();
             let (mut fans, mut kept) = (Fans::default(), Vec::new());
             for _ in 0..200 {
                 let at = |rnd: &mut dyn FnMut() -> f64| TablePoint::new(48.0 * rnd(), 48.0 * rnd());
@@ -3698,20 +3955,30 @@ mod tests {
                 }
                 let best = (viewer.top(), (target.top() - MIN_VISIBLE_IN).max(target.bottom()));
                 let ceiling = Ceiling::new(&viewer, &target, best);
-                let Some(by) = spanning_pieces(&obs, &all, &viewer, &target, &ceiling) else { continue };
+                let by: Vec<(usize, Option<usize>)> = all
+                    .iter()
+                    .copied()
+                    .filter(|&c| spanning_pieces(&obs, &[c], &viewer, &target, &ceiling).is_some())
+                    .collect();
+                if by.is_empty() {
+                    continue;
+                }
                 let (t0, t1) = tangent_directions(target.centre.sub(viewer.centre), target.radius() * 0.999)
                     .expect("bases apart when a piece spans");
                 fans.fill(&obs, viewer.centre, Some(f));
                 kept.clear();
                 fans.holding(t0, t1, ceiling.z.0.min(ceiling.z.1) + 2.0 * EPS, &mut kept);
-                for b in &by {
-                    let Blocker::Terrain(i) = *b else { unreachable!("only terrain spans") };
-                    assert!(kept.contains(&i), "piece {i} spans {viewer:?} → {target:?} but was left out");
+                for c in &by {
+                    assert!(kept.contains(c), "{c:?} spans {viewer:?} → {target:?} but was left out");
                 }
                 spanning += by.len();
+                parts += by.iter().filter(|(_, part)| part.is_some()).count();
                 pairs += 1;
             }
         }
-        assert!(spanning > 300 && pairs > 200, "{spanning} spanning pieces over {pairs} pairs");
+        assert!(
+            spanning > 1_000 && parts > 500 && pairs > 500,
+            "{spanning} spanning ({parts} parts) over {pairs} pairs"
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! between troopers near the edge) and the visibility polygon is clipped to the table.
 
 use super::TablePoint;
-use super::segment::{Aabb, segments_touch, signed_area};
+use super::segment::{Aabb, orient, segments_touch, signed_area};
 use serde::{Deserialize, Serialize};
 use std::ops::Sub as _;
 
@@ -116,6 +116,77 @@ impl Terrain {
     }
 }
 
+/// A footprint cut into convex parts, each counter-clockwise with its corners among the
+/// footprint's: earcut's triangles, merged across every diagonal whose removal leaves both its
+/// ends convex (Hertel–Mehlhorn: at most four times as many parts as the fewest possible; an
+/// L-shaped ruin gives two). Every part lies in the footprint and together they make it up; for
+/// a footprint earcut cannot cut exactly (their areas would not add up) no parts are given, so a
+/// caller that treats each part as a piece of the footprint stays sound either way.
+pub(crate) fn convex_parts(polygon: &[TablePoint]) -> Vec<Vec<TablePoint>> {
+    let mut tris: Vec<u32> = Vec::new();
+    earcut::Earcut::new().earcut(polygon.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut tris);
+    let n = polygon.len();
+    // Each part as a counter-clockwise cycle of corner indices.
+    let mut parts: Vec<Vec<usize>> = Vec::with_capacity(tris.len() / 3);
+    let mut total = 0.0;
+    for t in tris.chunks_exact(3) {
+        let (a, b, c) = (t[0] as usize, t[1] as usize, t[2] as usize);
+        if a.max(b).max(c) >= n {
+            return Vec::new();
+        }
+        let twice = orient(polygon[a], polygon[b], polygon[c]);
+        total += 0.5 * twice.abs();
+        parts.push(if twice >= 0.0 { vec![a, b, c] } else { vec![a, c, b] });
+    }
+    let whole = signed_area(polygon).abs();
+    if (total - whole).abs() > 1e-9 * whole.max(1e-300) {
+        return Vec::new();
+    }
+    // Which part each directed edge `(from, to)` belongs to (a few dozen edges: a list will do).
+    let mut owner: Vec<((usize, usize), usize)> = Vec::with_capacity(3 * parts.len());
+    for (k, t) in parts.iter().enumerate() {
+        owner.extend((0..3).map(|e| ((t[e], t[(e + 1) % 3]), k)));
+    }
+    let find =
+        |owner: &[((usize, usize), usize)], e: (usize, usize)| owner.iter().find(|(f, _)| *f == e).map(|&(_, k)| k);
+    // The diagonals, each once, in order (so the parts are the same on every run).
+    let mut diagonals: Vec<(usize, usize)> =
+        owner.iter().map(|&(e, _)| e).filter(|&(u, v)| u < v && find(&owner, (v, u)).is_some()).collect();
+    diagonals.sort_unstable();
+    let mut alive = vec![true; parts.len()];
+    for (u, v) in diagonals {
+        let (Some(a), Some(b)) = (find(&owner, (u, v)), find(&owner, (v, u))) else { continue };
+        if a == b {
+            continue;
+        }
+        // Part `a` from v round to u, then part `b` from u round to v, the two ends shared.
+        let from = |cycle: &[usize], start: usize| -> Vec<usize> {
+            let at = cycle.iter().position(|&k| k == start).unwrap_or(0);
+            cycle[at..].iter().chain(&cycle[..at]).copied().collect()
+        };
+        let (pa, pb) = (from(&parts[a], v), from(&parts[b], u));
+        let (la, lb) = (pa.len(), pb.len());
+        // Still convex at u (between a's corner before it and b's after it) and at v.
+        let convex_at =
+            |before: usize, at: usize, after: usize| orient(polygon[before], polygon[at], polygon[after]) >= 0.0;
+        if !(convex_at(pa[la - 2], u, pb[1]) && convex_at(pb[lb - 2], v, pa[1])) {
+            continue;
+        }
+        let merged: Vec<usize> = pa.iter().chain(&pb[1..lb - 1]).copied().collect();
+        owner.retain(|&(e, k)| k != a && k != b && e != (u, v) && e != (v, u));
+        owner.extend((0..merged.len()).map(|e| ((merged[e], merged[(e + 1) % merged.len()]), a)));
+        parts[a] = merged;
+        parts[b].clear();
+        alive[b] = false;
+    }
+    parts
+        .into_iter()
+        .zip(alive)
+        .filter(|(_, alive)| *alive)
+        .map(|(cycle, _)| cycle.into_iter().map(|k| polygon[k]).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +209,72 @@ mod tests {
         // An L-shaped (concave) piece is fine.
         let l = vec![p(0.0, 0.0), p(2.0, 0.0), p(2.0, 1.0), p(1.0, 1.0), p(1.0, 2.0), p(0.0, 2.0)];
         assert!(Terrain::new("L", l, 3.0).is_ok());
+    }
+
+    fn assert_cut_exactly(polygon: &[TablePoint], parts: &[Vec<TablePoint>]) {
+        let total: f64 = parts.iter().map(|q| signed_area(q)).sum();
+        assert!((total - signed_area(polygon).abs()).abs() < 1e-9, "areas {total} vs {}", signed_area(polygon));
+        for q in parts {
+            assert!(q.len() >= 3 && signed_area(q) > 0.0, "a counter-clockwise part: {q:?}");
+            for i in 0..q.len() {
+                let turn = orient(q[i], q[(i + 1) % q.len()], q[(i + 2) % q.len()]);
+                assert!(turn >= 0.0, "part {q:?} turns right at corner {}", (i + 1) % q.len());
+            }
+            assert!(q.iter().all(|c| polygon.contains(c)), "corners among the footprint's: {q:?}");
+        }
+    }
+
+    #[test]
+    fn an_l_shaped_ruin_is_cut_into_two_convex_parts_and_a_u_into_three() {
+        let l = vec![p(0.0, 0.0), p(2.0, 0.0), p(2.0, 1.0), p(1.0, 1.0), p(1.0, 2.0), p(0.0, 2.0)];
+        let parts = convex_parts(&l);
+        assert_cut_exactly(&l, &parts);
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        // Clockwise, a U open to the north: the two arms and the base between them.
+        let mut u = vec![
+            p(0.0, 0.0),
+            p(3.0, 0.0),
+            p(3.0, 3.0),
+            p(2.0, 3.0),
+            p(2.0, 1.0),
+            p(1.0, 1.0),
+            p(1.0, 3.0),
+            p(0.0, 3.0),
+        ];
+        u.reverse();
+        let parts = convex_parts(&u);
+        assert_cut_exactly(&u, &parts);
+        assert_eq!(parts.len(), 3, "{parts:?}");
+        // A convex piece stays whole.
+        let sq = vec![p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)];
+        assert_eq!(convex_parts(&sq).len(), 1);
+    }
+
+    #[test]
+    fn star_shaped_footprints_are_cut_exactly_into_convex_parts() {
+        // Random star-shaped footprints (radii 0.3–1 of 5" about a centre, 3–40 corners).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..300 {
+            let n = 3 + (next() * 38.0) as usize;
+            let poly: Vec<TablePoint> = (0..n)
+                .map(|k| {
+                    let (a, r) =
+                        (std::f64::consts::TAU * (k as f64 + 0.8 * next()) / n as f64, 5.0 * (0.3 + 0.7 * next()));
+                    p(20.0 + r * a.cos(), 20.0 + r * a.sin())
+                })
+                .collect();
+            if Terrain::new("s", poly.clone(), 1.0).is_err() {
+                continue;
+            }
+            let parts = convex_parts(&poly);
+            assert_cut_exactly(&poly, &parts);
+            assert!(parts.len() <= n - 2);
+        }
     }
 }
