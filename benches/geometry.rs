@@ -1,7 +1,9 @@
 //! Geometry benchmarks on the shipped 30 v 30 scene (`assets/scenes/bench-30v30.json`, made by
 //! `scripts/make-bench-scene.py`): 60 troopers among 40 terrain pieces on a 48" table.
 //!
-//! 1. `full_recompute_30v30`: distance, ZoC and LoF for all 3,540 ordered pairs.
+//! 1. `full_recompute_30v30`: distance, ZoC and LoF for all 3,540 ordered pairs; and
+//!    `full_recompute_30v30_ruins`, the same on `bench-30v30-ruins.json`, where 29 of the 40
+//!    pieces are L- or U-shaped ruins (concave), as on real tables.
 //! 2. `visibility_polygon`: one trooper's visibility polygon, beside the `geo-visibility` crate
 //!    on the same segments (table edges plus the edges of pieces taller than the trooper).
 //! 3. `refresh_after_one_move_30v30`: `PairTable::refresh` after one trooper steps 1" (each
@@ -19,15 +21,26 @@ use std::hint::black_box;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn load() -> Scene {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
+    load_named("bench-30v30.json")
+}
+
+fn load_named(name: &str) -> Scene {
+    let path = format!("{}/assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("bench scene");
     Scene::from_json(&text).expect("valid bench scene")
 }
 
 fn full_recompute(c: &mut Criterion) {
-    let scene = load();
+    for (name, file) in
+        [("full_recompute_30v30", "bench-30v30.json"), ("full_recompute_30v30_ruins", "bench-30v30-ruins.json")]
+    {
+        recompute_scene(c, name, &load_named(file));
+    }
+}
+
+fn recompute_scene(c: &mut Criterion, name: &str, scene: &Scene) {
     let bodies = scene.bodies();
-    c.bench_function("full_recompute_30v30", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             let obstacles = Obstacles::new(&scene.terrain, &bodies);
             let mut seen = 0usize;

@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo build --release --example profile_geometry
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry recompute 1
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry recompute-ruins 1
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry visibility 200
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry geo-visibility 200
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/profile_geometry refresh 1
@@ -27,6 +28,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let what = args.next().unwrap_or_else(|| "recompute".into());
     let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let ruins = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30-ruins.json");
+    let ruins = Scene::from_json(&std::fs::read_to_string(ruins).expect("the ruins scene")).expect("a valid scene");
     let viewer = scene.troopers[0].body.with_arc(Arc::All360);
     // The same segments as benches/geometry.rs gives geo-visibility.
     let (w, d) = (scene.table.width, scene.table.depth);
@@ -54,6 +57,7 @@ fn main() {
     for _ in 0..times {
         match what.as_str() {
             "recompute" => drop(std::hint::black_box(scene.all_pairs())),
+            "recompute-ruins" => drop(std::hint::black_box(ruins.all_pairs())),
             "visibility" => drop(std::hint::black_box(visibility_polygon(&viewer, &scene.terrain, &scene.table))),
             "geo-visibility" => drop(std::hint::black_box(point.visibility(lines.as_slice()))),
             _ => {}

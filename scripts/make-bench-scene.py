@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Writes assets/scenes/bench-30v30.json: 30 v 30 troopers among 40 terrain pieces on a 48" table.
+"""Writes assets/scenes/bench-30v30.json: 30 v 30 troopers among 40 terrain pieces on a 48" table,
+and assets/scenes/bench-30v30-ruins.json: the same with most pieces concave — L-shaped ruins and
+U-shaped ones (a corner or a slot of each box notched out, never under the box's centre, where a
+trooper may stand on the roof), as real tables have them.
 
-Deterministic (fixed seed); the benchmark and `sightline measure` both read the file.
+Deterministic (fixed seeds); the benchmarks and `sightline measure` read the files.
 """
 import json, math, random
 
@@ -64,11 +67,31 @@ terrain = []
 for i, p in enumerate(pieces):
     x0, y0, x1, y1 = (round(v, 3) for v in p["box"])
     terrain.append({"id": f"t{i + 1}", "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], "height": p["h"]})
-scene = {"table": {"width": W, "depth": D}, "troopers": troopers, "terrain": terrain}
-with open("assets/scenes/bench-30v30.json", "w") as f:
-    f.write("{\n  \"table\": {\"width\": 48, \"depth\": 48},\n  \"troopers\": [\n")
-    f.write(",\n".join("    " + json.dumps(t) for t in troopers))
-    f.write("\n  ],\n  \"terrain\": [\n")
-    f.write(",\n".join("    " + json.dumps(t) for t in terrain))
-    f.write("\n  ]\n}\n")
+def write(path, terrain):
+    with open(path, "w") as f:
+        f.write("{\n  \"table\": {\"width\": 48, \"depth\": 48},\n  \"troopers\": [\n")
+        f.write(",\n".join("    " + json.dumps(t) for t in troopers))
+        f.write("\n  ],\n  \"terrain\": [\n")
+        f.write(",\n".join("    " + json.dumps(t) for t in terrain))
+        f.write("\n  ]\n}\n")
+write("assets/scenes/bench-30v30.json", terrain)
 print(len(troopers), "troopers,", len(terrain), "pieces")
+# The ruins: 40% L (the corner beyond 55–80% of the width and depth cut away), 30% U (a slot
+# from 55–80% of the depth up, between 30% and 70% of the width, cut away), 30% kept whole.
+ruin_rng = random.Random(20261201)
+ruins = []
+for t in terrain:
+    (x0, y0), (x1, _), (_, y1), _ = t["polygon"]
+    w, d = x1 - x0, y1 - y0
+    kind = ruin_rng.random()
+    nx, ny = (round(v, 3) for v in (x0 + w * ruin_rng.uniform(0.55, 0.8), y0 + d * ruin_rng.uniform(0.55, 0.8)))
+    if kind < 0.4:
+        poly = [[x0, y0], [x1, y0], [x1, ny], [nx, ny], [nx, y1], [x0, y1]]
+    elif kind < 0.7:
+        a, b = round(x0 + 0.3 * w, 3), round(x0 + 0.7 * w, 3)
+        poly = [[x0, y0], [x1, y0], [x1, y1], [b, y1], [b, ny], [a, ny], [a, y1], [x0, y1]]
+    else:
+        poly = t["polygon"]
+    ruins.append({**t, "polygon": poly})
+write("assets/scenes/bench-30v30-ruins.json", ruins)
+print(sum(len(t["polygon"]) > 4 for t in ruins), "of them concave in the ruins scene")

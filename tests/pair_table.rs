@@ -5,8 +5,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use sightline::geometry::{Arc, Body, Lof, PairTable, Scene, Silhouette, TablePoint, Terrain};
 
-fn bench_scene() -> Scene {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/bench-30v30.json");
+fn bench_scene(name: &str) -> Scene {
+    let path = format!("{}/assets/scenes/{name}", env!("CARGO_MANIFEST_DIR"));
     Scene::from_json(&std::fs::read_to_string(path).expect("the bench scene")).expect("a valid scene")
 }
 
@@ -67,17 +67,26 @@ fn apply(scene: &Scene, c: &Change) -> Option<Scene> {
 
 #[test]
 fn refreshing_after_moves_gives_what_measuring_everything_gives() {
-    let start = bench_scene();
+    refreshing_matches_measuring_everything(&bench_scene("bench-30v30.json"), 12);
+}
+
+/// The same among L- and U-shaped ruins, whose convex parts the work kept per viewer holds.
+#[test]
+fn refreshing_among_ruins_gives_what_measuring_everything_gives() {
+    refreshing_matches_measuring_everything(&bench_scene("bench-30v30-ruins.json"), 6);
+}
+
+fn refreshing_matches_measuring_everything(start: &Scene, cases: u32) {
     let total = start.troopers.len() * (start.troopers.len() - 1);
     let mut runner = TestRunner::new_with_rng(
-        Config { cases: 12, failure_persistence: None, ..Config::default() },
+        Config { cases, failure_persistence: None, ..Config::default() },
         TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
     );
     // Each case: a few refreshes, each after one to three changes.
     let batches = prop::collection::vec(prop::collection::vec(change(), 1..4), 1..4);
     runner
         .run(&batches, |batches| {
-            let mut scene = start.clone();
+            let mut scene: Scene = start.clone();
             let mut table = PairTable::new(&scene);
             for batch in &batches {
                 for c in batch {
