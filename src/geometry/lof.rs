@@ -143,9 +143,10 @@ pub struct Obstacles<'a> {
     /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
     /// inside it (for the shadows of phase 4c); empty when not convex or too small.
     terrain_core: Vec<Vec<TablePoint>>,
-    /// Per concave piece: its convex parts ([`convex_parts`]), which stand in for it where the
-    /// proofs that every line is blocked need convex shapes (its shadows, and the chain of
-    /// phase 4b); empty for a convex piece.
+    /// Per concave piece: its convex parts ([`convex_parts`]), which stand in for it where
+    /// convex shapes are needed — the narrow phase's test against the hull, and the proofs that
+    /// every line is blocked (the spanning test of phase 2a, the chain of phase 4b, the shadows
+    /// of phase 4c); empty for a convex piece, or one the parts could not be found for.
     terrain_parts: Vec<Vec<ConvexPart>>,
     /// Per body: radius, bottom and top, inches.
     body_dims: Vec<(f64, f64, f64)>,
