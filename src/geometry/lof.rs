@@ -1109,6 +1109,12 @@ fn blocks(
                 Some(ccw) => {
                     convex_interval(&t.polygon, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
                 }
+                // Concave: the line passes through the piece where it passes through one of the
+                // convex parts that make it up (the clipping above, part by part).
+                None if !obs.terrain_parts[i].is_empty() => obs.terrain_parts[i].iter().any(|p| {
+                    p.bx.overlaps(seg_box)
+                        && convex_interval(&p.poly, true, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
+                }),
                 None => passes_through(&t.polygon, a, b, t0, t1, scratch),
             }
         }
