@@ -134,25 +134,12 @@ pub struct Obstacles<'a> {
     pub terrain: &'a [Terrain],
     /// Every trooper's body; the viewer and target are skipped by index.
     pub bodies: &'a [Body],
-    terrain_boxes: Vec<Aabb>,
-    /// Per piece: `Some(counter-clockwise?)` when its footprint is convex.
-    terrain_convex: Vec<Option<bool>>,
-    /// The convex pieces, and the convex parts of concave ones (`(piece, Some(part))`), tallest
-    /// first (then by piece and part), the order of every [`Fan`] list.
-    convex_by_height: Vec<(usize, Option<usize>)>,
-    /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
-    /// inside it (for the shadows of phase 4c); empty when not convex or too small.
-    terrain_core: Vec<Vec<TablePoint>>,
-    /// Per concave piece: its convex parts ([`convex_parts`]), which stand in for it where
-    /// convex shapes are needed — the narrow phase's test against the hull, and the proofs that
-    /// every line is blocked (the spanning test of phase 2a, the chain of phase 4b, the shadows
-    /// of phase 4c); empty for a convex piece, or one the parts could not be found for.
-    terrain_parts: Vec<Vec<ConvexPart>>,
+    /// What is worked out from the terrain alone.
+    work: TerrainWork,
     /// Per body: radius, bottom and top, inches.
     body_dims: Vec<(f64, f64, f64)>,
-    /// The terrain boxes' centres (x, y) and half-sizes (x, y), and the bodies' centres (x, y)
-    /// and radii, inches, as separate arrays, for the broad phase's passes over them all.
-    terrain_soa: [Vec<f64>; 4],
+    /// The bodies' centres (x, y) and radii, inches, as separate arrays, for the broad phase's
+    /// passes over them all (beside [`TerrainWork::soa`]).
     body_soa: [Vec<f64>; 3],
     /// Per body, worked out the first time it is a viewer (with its facing and arc): the
     /// [`Fans`] from its centre.
@@ -178,15 +165,22 @@ pub struct Obstacles<'a> {
 struct TerrainWork {
     /// Per piece: its box.
     boxes: Vec<Aabb>,
-    /// Per piece: `Some(counter-clockwise?)` when convex.
+    /// Per piece: `Some(counter-clockwise?)` when its footprint is convex.
     convex: Vec<Option<bool>>,
-    /// See [`Obstacles::convex_by_height`].
+    /// The convex pieces, and the convex parts of concave ones (`(piece, Some(part))`), tallest
+    /// first (then by piece and part), the order of every [`Fan`] list.
     convex_by_height: Vec<(usize, Option<usize>)>,
-    /// Per convex piece: its core (see [`core`]).
+    /// Per convex piece: its footprint shrunk so that every point is at least [`SHADOW_MARGIN_IN`]
+    /// inside it (for the shadows of phase 4c); empty when not convex or too small.
     core: Vec<Vec<TablePoint>>,
-    /// Per concave piece: its convex parts.
+    /// Per concave piece: its convex parts ([`convex_parts`]), which stand in for it where
+    /// convex shapes are needed — the narrow phase's test against the hull, the exact test of
+    /// one line, and the proofs that every line is blocked (the spanning test of phase 2a, the
+    /// chain of phase 4b, the shadows of phase 4c); empty for a convex piece, or one the parts
+    /// could not be found for.
     parts: Vec<Vec<ConvexPart>>,
-    /// The boxes' centres and half-sizes (x, y), as separate arrays.
+    /// The boxes' centres (x, y) and half-sizes (x, y), inches, as separate arrays, for the
+    /// broad phase's passes over them all.
     soa: [Vec<f64>; 4],
 }
 
@@ -286,7 +280,7 @@ impl Sectors {
         let front = front.map(|f| (f, -3.0 * reach - 1e-6));
         let mut masks = vec![0u64; SECTORS * words];
         let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
-        for (k, bx) in obs.terrain_boxes.iter().enumerate() {
+        for (k, bx) in obs.work.boxes.iter().enumerate() {
             let corners = [bx.min, TablePoint::new(bx.max.x, bx.min.y), bx.max, TablePoint::new(bx.min.x, bx.max.y)];
             if corners.iter().all(|&p| behind(p, 0.0)) {
                 continue;
@@ -421,8 +415,8 @@ impl Fans {
     /// point, which is in front).
     fn fill(&mut self, obs: &Obstacles, c: TablePoint, front: Option<TablePoint>) {
         self.list.clear();
-        self.list.extend(obs.convex_by_height.iter().filter_map(|&(piece, part)| {
-            let (poly, bx) = obs.convex_shape(piece, part);
+        self.list.extend(obs.work.convex_by_height.iter().filter_map(|&(piece, part)| {
+            let (poly, _, bx) = obs.shape(piece, part);
             if front.is_some_and(|f| poly.iter().all(|&v| v.sub(c).dot(f) < -1e-6)) {
                 return None;
             }
@@ -481,14 +475,6 @@ impl<'a> Obstacles<'a> {
 
     /// Obstacles from terrain, bodies, and what was worked out from that terrain.
     fn build(terrain: &'a [Terrain], bodies: &'a [Body], work: TerrainWork) -> Self {
-        let TerrainWork {
-            boxes: terrain_boxes,
-            convex: terrain_convex,
-            convex_by_height,
-            core: terrain_core,
-            parts: terrain_parts,
-            soa: terrain_soa,
-        } = work;
         let body_dims = bodies.iter().map(|b| (b.radius(), b.bottom(), b.top())).collect();
         let body_soa = [
             bodies.iter().map(|b| b.centre.x).collect(),
@@ -498,13 +484,8 @@ impl<'a> Obstacles<'a> {
         Self {
             terrain,
             bodies,
-            terrain_boxes,
-            terrain_convex,
-            convex_by_height,
-            terrain_core,
-            terrain_parts,
+            work,
             body_dims,
-            terrain_soa,
             body_soa,
             fans: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
             sectors: bodies.iter().map(|_| std::sync::OnceLock::new()).collect(),
@@ -563,14 +544,7 @@ impl<'a> Obstacles<'a> {
     pub fn into_caches(self) -> ViewerCaches {
         ViewerCaches {
             terrain: self.terrain.to_vec(),
-            terrain_work: TerrainWork {
-                boxes: self.terrain_boxes,
-                convex: self.terrain_convex,
-                convex_by_height: self.convex_by_height,
-                core: self.terrain_core,
-                parts: self.terrain_parts,
-                soa: self.terrain_soa,
-            },
+            terrain_work: self.work,
             bodies: self.bodies.to_vec(),
             fans: self.fans,
             sectors: self.sectors,
@@ -614,12 +588,13 @@ pub fn may_block(viewer: &Body, target: &Body, other: &Body) -> bool {
 }
 
 impl Obstacles<'_> {
-    /// The footprint and box of convex piece `piece`, or of convex part `part` of it when it is
-    /// concave, inches.
-    fn convex_shape(&self, piece: usize, part: Option<usize>) -> (&[TablePoint], &Aabb) {
+    /// The footprint (inches), its orientation (`Some(counter-clockwise?)` when convex) and box
+    /// of piece `piece`, or of convex part `part` of it when it is concave.
+    #[inline]
+    fn shape(&self, piece: usize, part: Option<usize>) -> (&[TablePoint], Option<bool>, &Aabb) {
         match part {
-            Some(k) => (&self.terrain_parts[piece][k].poly, &self.terrain_parts[piece][k].bx),
-            None => (&self.terrain[piece].polygon, &self.terrain_boxes[piece]),
+            Some(k) => (&self.work.parts[piece][k].poly, Some(true), &self.work.parts[piece][k].bx),
+            None => (&self.terrain[piece].polygon, self.work.convex[piece], &self.work.boxes[piece]),
         }
     }
 
@@ -661,7 +636,7 @@ impl Obstacles<'_> {
         let d = if len > 1e-12 { w.scale(1.0 / len) } else { TablePoint::new(1.0, 0.0) };
         let (lo, hi) = (TablePoint::new(a.x.min(b.x), a.y.min(b.y)), TablePoint::new(a.x.max(b.x), a.y.max(b.y)));
         let (nx, ny) = (d.y.abs(), d.x.abs());
-        let [cx, cy, hx, hy] = &self.terrain_soa;
+        let [cx, cy, hx, hy] = &self.work.soa;
         let n_terrain = cx.len().min(cy.len()).min(hx.len()).min(hy.len());
         for k in 0..n_terrain {
             let (ex, ey) = (hx[k] + reach, hy[k] + reach);
@@ -1098,23 +1073,19 @@ fn blocks(
 ) -> bool {
     match k {
         Blocker::Terrain(i) => {
-            if !obs.terrain_boxes[i].overlaps(seg_box) {
+            if !obs.work.boxes[i].overlaps(seg_box) {
                 return false;
             }
             let t = &obs.terrain[i];
             // The stretch of the line lower than the piece.
             let Some((t0, t1)) = below(z, t.height_in, 0.0, 1.0) else { return false };
-            match obs.terrain_convex[i] {
-                // Convex: one clipping pass; the stretch inside must overlap the low stretch.
-                Some(ccw) => {
-                    convex_interval(&t.polygon, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
-                }
+            match obs.work.convex[i] {
+                Some(ccw) => through_low(&t.polygon, ccw, (a, b), (t0, t1)),
                 // Concave: the line passes through the piece where it passes through one of the
-                // convex parts that make it up (the clipping above, part by part).
-                None if !obs.terrain_parts[i].is_empty() => obs.terrain_parts[i].iter().any(|p| {
-                    p.bx.overlaps(seg_box)
-                        && convex_interval(&p.poly, true, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
-                }),
+                // convex parts that make it up.
+                None if !obs.work.parts[i].is_empty() => obs.work.parts[i]
+                    .iter()
+                    .any(|p| p.bx.overlaps(seg_box) && through_low(&p.poly, true, (a, b), (t0, t1))),
                 None => passes_through(&t.polygon, a, b, t0, t1, scratch),
             }
         }
@@ -1141,6 +1112,14 @@ fn below((za, zb): Profile, h: f64, t0: f64, t1: f64) -> Option<(f64, f64)> {
             if z0 < h { Some((t0, tc)) } else { Some((tc, t1)) }
         }
     }
+}
+
+/// Whether segment `a b` passes through convex `poly` (`ccw`: its orientation) somewhere in
+/// its stretch `(t0, t1)`, the part of it lower than the piece: one clipping pass, the stretch
+/// inside overlapping the low one by more than 1e-9 of the segment.
+#[inline]
+fn through_low(poly: &[TablePoint], ccw: bool, (a, b): (TablePoint, TablePoint), (t0, t1): (f64, f64)) -> bool {
+    convex_interval(poly, ccw, a, b).is_some_and(|(u0, u1)| u1.min(t1) - u0.max(t0) > 1e-9)
 }
 
 /// Whether the line's height is up to `h` or above somewhere in the open range `(t0, t1)` (to
@@ -1273,7 +1252,7 @@ fn line_of_fire_in(
     for &k in near.iter() {
         if k < n_terrain {
             let (i, t) = (k, &obstacles.terrain[k]);
-            let b = &obstacles.terrain_boxes[i];
+            let b = &obstacles.work.boxes[i];
             if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
                 q.terrain.push(i);
             }
@@ -1360,7 +1339,7 @@ fn line_of_fire_in(
         let t = &obstacles.terrain[i];
         // (Where the segment between the centres crosses the piece, when it is in the hull.)
         let mut crossed = None;
-        let meets = match obstacles.terrain_convex[i] {
+        let meets = match obstacles.work.convex[i] {
             // (Crossed by the segment between the centres: surely meets.)
             Some(ccw) => {
                 crossed = spine.and_then(|(s0, s1)| {
@@ -1370,17 +1349,17 @@ fn line_of_fire_in(
                 });
                 crossed.is_some()
                     || match &parts {
-                        Some(parts) => parts.meets(&t.polygon, Some(ccw), &obstacles.terrain_boxes[i]),
+                        Some(parts) => parts.meets(&t.polygon, Some(ccw), &obstacles.work.boxes[i]),
                         None => convex_polygons_meet_oriented((&t.polygon, ccw), (hull, true)),
                     }
             }
             // (A concave piece meets the hull where one of its convex parts does: they make it up.)
-            None if !obstacles.terrain_parts[i].is_empty() => obstacles.terrain_parts[i].iter().any(|p| match &parts {
+            None if !obstacles.work.parts[i].is_empty() => obstacles.work.parts[i].iter().any(|p| match &parts {
                 Some(parts) => parts.meets(&p.poly, Some(true), &p.bx),
                 None => convex_polygons_meet_oriented((&p.poly, true), (hull, true)),
             }),
             None => match &parts {
-                Some(parts) => parts.meets(&t.polygon, None, &obstacles.terrain_boxes[i]),
+                Some(parts) => parts.meets(&t.polygon, None, &obstacles.work.boxes[i]),
                 None => polygon_meets_convex(&t.polygon, hull),
             },
         };
@@ -1480,7 +1459,7 @@ fn line_of_fire_in(
         if viewer.bottom() != target.bottom() {
             list.retain(|&k| match k {
                 Blocker::Terrain(i) => low_lines_may_meet(
-                    (&obstacles.terrain[i].polygon, obstacles.terrain_convex[i]),
+                    (&obstacles.terrain[i].polygon, obstacles.work.convex[i]),
                     hull,
                     ((viewer.centre, viewer.radius()), (target.centre, target.radius())),
                     (viewer.bottom(), target.bottom(), obstacles.terrain[i].height_in - EPS),
@@ -1722,8 +1701,8 @@ fn spanning_pieces(
         .iter()
         .filter(|&&(i, part)| {
             let h = obs.terrain[i].height_in;
-            let (poly, bx) = obs.convex_shape(i, part);
-            let Some(ccw) = (if part.is_some() { Some(true) } else { obs.terrain_convex[i] }) else { return false };
+            let (poly, ccw, bx) = obs.shape(i, part);
+            let Some(ccw) = ccw else { return false };
             poly.iter().all(|&v| ceiling.at(v) + 2.0 * EPS < h)
                 && edges.iter().all(|&(a, b)| convex_interval(poly, ccw, a, b).is_some())
                 && farther_than(ca, ra, bx, poly)
@@ -1797,10 +1776,10 @@ fn separating_chain(
     // lower than the piece is blocked by it.)
     cands.clear();
     for &i in q.terrain.iter() {
-        if obstacles.terrain_convex[i].is_some() {
-            cands.push((Blocker::Terrain(i), None, obstacles.terrain_boxes[i].grown(CHAIN_NEAR_IN)));
+        if obstacles.work.convex[i].is_some() {
+            cands.push((Blocker::Terrain(i), None, obstacles.work.boxes[i].grown(CHAIN_NEAR_IN)));
         } else {
-            let parts = obstacles.terrain_parts[i].iter().enumerate();
+            let parts = obstacles.work.parts[i].iter().enumerate();
             cands.extend(parts.map(|(k, part)| (Blocker::Terrain(i), Some(k), part.bx.grown(CHAIN_NEAR_IN))));
         }
     }
@@ -1827,10 +1806,7 @@ fn separating_chain(
         match k {
             Blocker::Terrain(i) => {
                 let t = &obstacles.terrain[i];
-                let poly = match convex_part {
-                    Some(k) => &obstacles.terrain_parts[i][k].poly,
-                    None => &t.polygon,
-                };
+                let poly = obstacles.shape(i, convex_part).0;
                 // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
                 clip_to_convex_into(poly, hull, clipped, tmp);
                 if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
@@ -2188,7 +2164,7 @@ impl Query<'_, '_, '_> {
 
     /// Whether `k` is a concave piece with convex parts.
     fn has_parts(&self, k: Blocker) -> bool {
-        matches!(k, Blocker::Terrain(i) if !self.obs.terrain_parts[i].is_empty())
+        matches!(k, Blocker::Terrain(i) if !self.obs.work.parts[i].is_empty())
     }
 
     /// Add the shadows of concave piece `k`'s convex parts from the viewer point of `f` to
@@ -2198,7 +2174,7 @@ impl Query<'_, '_, '_> {
         debug_assert!(self.has_parts(k));
         let Blocker::Terrain(i) = k else { return false };
         let (obs, before) = (self.obs, self.shadows.len());
-        for part in &obs.terrain_parts[i] {
+        for part in &obs.work.parts[i] {
             if let Some(s) = self.piece_shadow(&part.poly, &part.core, obs.terrain[i].height_in, f) {
                 self.shadows.push(s);
             }
@@ -2213,7 +2189,7 @@ impl Query<'_, '_, '_> {
         let obs = self.obs;
         match k {
             Blocker::Terrain(i) => {
-                self.piece_shadow(&obs.terrain[i].polygon, &obs.terrain_core[i], obs.terrain[i].height_in, f)
+                self.piece_shadow(&obs.terrain[i].polygon, &obs.work.core[i], obs.terrain[i].height_in, f)
             }
             Blocker::Trooper(j) => {
                 let (a, u) = (f.a, f.u);
@@ -2457,7 +2433,7 @@ fn confirm_blockers(
                     } else {
                         seg_box
                     };
-                    return low_part.overlaps(&q.obs.terrain_boxes[i])
+                    return low_part.overlaps(&q.obs.work.boxes[i])
                         && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
                 }
                 let raised = tops.raise(a, b, high).0;
@@ -2524,11 +2500,11 @@ fn search_heights(
                 continue;
             }
             for &i in q.terrain.iter() {
-                if !q.obs.terrain_boxes[i].overlaps(&seg_box) {
+                if !q.obs.work.boxes[i].overlaps(&seg_box) {
                     continue;
                 }
                 let t = &q.obs.terrain[i];
-                match q.obs.terrain_convex[i] {
+                match q.obs.work.convex[i] {
                     Some(ccw) => {
                         if let Some((t0, t1)) = convex_interval(&t.polygon, ccw, a, b) {
                             fixed.extend(above(t.height_in, t0, t1));
@@ -3076,9 +3052,14 @@ mod tests {
             .collect()
     }
 
-    /// Like [`random_rects`], every other piece an L: the rectangle less a corner notch.
-    fn random_pieces(rnd: &mut impl FnMut() -> f64, n: usize, side: f64, height: f64) -> Vec<Terrain> {
+    /// The box from `(x, y)`, `w` by `d`, less its corner beyond `(nx, ny)`: an L.
+    fn l_shape(x: f64, y: f64, w: f64, d: f64, (nx, ny): (f64, f64)) -> Vec<TablePoint> {
         let p = TablePoint::new;
+        vec![p(x, y), p(x + w, y), p(x + w, ny), p(nx, ny), p(nx, y + d), p(x, y + d)]
+    }
+
+    /// Like [`random_rects`], every other piece an L ([`l_shape`]).
+    fn random_pieces(rnd: &mut impl FnMut() -> f64, n: usize, side: f64, height: f64) -> Vec<Terrain> {
         (0..n)
             .filter_map(|k| {
                 let (x, y) = (48.0 * rnd(), 48.0 * rnd());
@@ -3086,9 +3067,8 @@ mod tests {
                 if k % 2 == 0 {
                     return Terrain::rect(format!("t{k}"), x, y, x + w, y + d, h).ok();
                 }
-                let (nx, ny) = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
-                let l = vec![p(x, y), p(x + w, y), p(x + w, ny), p(nx, ny), p(nx, y + d), p(x, y + d)];
-                Terrain::new(format!("l{k}"), l, h).ok()
+                let notch = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
+                Terrain::new(format!("l{k}"), l_shape(x, y, w, d, notch), h).ok()
             })
             .collect()
     }
@@ -3153,7 +3133,7 @@ mod tests {
             assert!(!is_convex(&terrain[0].polygon));
             let bodies = [viewer, target];
             let obs = Obstacles::new(&terrain, &bodies);
-            assert!(obs.terrain_parts[0].len() >= 2, "{name}: {:?}", obs.terrain_parts[0]);
+            assert!(obs.work.parts[0].len() >= 2, "{name}: {:?}", obs.work.parts[0]);
             PROVED_BY.with(|p| p.set(None));
             let (r, lines) = lines_tested(|| line_of_fire(&obs, &viewer, &target, &[0, 1]));
             assert_eq!(r.lof, Lof::Blocked { by: vec![Blocker::Terrain(0)] }, "{name}");
@@ -3283,15 +3263,13 @@ mod tests {
         for round in 0..80 {
             // Every other round, the pieces are L-shaped: their convex parts cast the shadows.
             let concave = round % 2 == 1;
-            let p = TablePoint::new;
             let terrain: Vec<Terrain> = (0..8)
                 .filter_map(|k| {
                     let (x, y) = (2.0 + 14.0 * rnd(), 2.0 + 14.0 * rnd());
                     let (w, d, h) = (0.2 + 2.0 * rnd(), 0.2 + 2.0 * rnd(), 0.4 + 3.0 * rnd());
-                    let (nx, ny) = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
-                    let l = vec![p(x, y), p(x + w, y), p(x + w, ny), p(nx, ny), p(nx, y + d), p(x, y + d)];
+                    let notch = (x + w * (0.2 + 0.6 * rnd()), y + d * (0.2 + 0.6 * rnd()));
                     if concave {
-                        Terrain::new(format!("l{k}"), l, h).ok()
+                        Terrain::new(format!("l{k}"), l_shape(x, y, w, d, notch), h).ok()
                     } else {
                         Terrain::rect(format!("t{k}"), x, y, x + w, y + d, h).ok()
                     }
@@ -3489,7 +3467,7 @@ mod tests {
                     let reach = obs.reach_max * rnd();
                     obs.near_segment(Some(v), a, b, reach, &mut out);
                     listed += out.len();
-                    for (i, bx) in obs.terrain_boxes.iter().enumerate() {
+                    for (i, bx) in obs.work.boxes.iter().enumerate() {
                         if bx.grown(reach).meets_segment(a, b) {
                             kept += 1;
                             assert!(out.contains(&i), "piece {i} near {a:?} → {b:?} not listed");
@@ -3950,7 +3928,7 @@ mod tests {
             let terrain = random_pieces(&mut rnd, 40, 8.0, 5.0);
             let obs = Obstacles::new(&terrain, &[]);
             // (Every convex piece and every convex part of an L.)
-            let all = obs.convex_by_height.clone();
+            let all = obs.work.convex_by_height.clone();
             let (mut fans, mut kept) = (Fans::default(), Vec::new());
             for _ in 0..200 {
                 let at = |rnd: &mut dyn FnMut() -> f64| TablePoint::new(48.0 * rnd(), 48.0 * rnd());
