@@ -743,6 +743,15 @@ fn check_against_brute_force(
     );
 }
 
+/// How far a witness may reach into a blocker and still be checked clear, inches. A line that
+/// only touches a blocker is not blocked (README, "Line of Fire": a line grazing a corner passes,
+/// and a line at a piece's height passes over it), and `line_of_fire`'s own test lets a line by
+/// that is within 1e-9" of a top or overlaps a footprint for at most 1e-9 of its length (under
+/// 1e-7" on a 48" × 48" table). So a witness is checked with every blocker shrunk by this much:
+/// far below anything a player can see, far above rounding. (It was "grown by 1e-6"", which no
+/// search promises: see [`a_witness_that_touches_a_wall_top_is_clear`].)
+const WITNESS_TOUCH_IN: f64 = 1e-7;
+
 /// Checks `line_of_fire` from trooper `i` to trooper `j` of the scene against the brute force
 /// (see [`check_against_brute_force`]), adding what disagrees to `disagreements`.
 fn check_pair(
@@ -765,7 +774,7 @@ fn check_pair(
         // witness ending on the feet of a Prone trooper lying on it, say — and a touch
         // does not block: such pieces are left out, not grown into the line.)
         let enterable: Vec<Terrain> = terrain.iter().filter(|p| p.height_in > a.z.min(b.z)).cloned().collect();
-        assert!(line_clear(a, b, &enterable, &others, -1e-6), "blocked {scene}");
+        assert!(line_clear(a, b, &enterable, &others, WITNESS_TOUCH_IN), "blocked {scene}");
         assert!(a.plan().dist(v.centre) <= v.radius() + 1e-6 && in_front(v, a.plan()), "start {scene}");
         assert!(a.z >= v.bottom() - 1e-9 && a.z <= v.top() + 1e-9, "start height {scene}");
         assert!(b.plan().dist(t.centre) <= t.radius() + 1e-6 && in_front(v, b.plan()), "end {scene}");
@@ -845,6 +854,43 @@ fn aimed_lines_find_what_a_thin_raised_trooper_blocks() {
     let (a, b) = brute_aimed_blocked_line(&viewer, &target, &slab, (0.0, LIST_HEIGHTS)).expect("an aimed line");
     assert!(segment_hits_cylinder(a, b, slab.centre, slab.radius(), slab.bottom(), slab.top()), "{a:?} -> {b:?}");
     assert!(a.z >= viewer.bottom() && a.z <= viewer.top() && in_front(&viewer, a.plan()), "{a:?}");
+}
+
+/// The witness check lets a line touch a blocker, and only touch: a line along a wall's top is
+/// clear, one `2 · WITNESS_TOUCH_IN` below it is not. And the scene of seed 141 of
+/// [`lof_agrees_with_brute_force_through_slits_over_concave_walls`], where sightline's witness
+/// from the S1 to the S2 passes 6.7e-7" over the top of the U-shaped wall's arm (the highest
+/// lines to the S2's chord all cross the arm's near face, which is parallel to the chord, at the
+/// same height, a hair over its top), agrees with the brute force.
+#[test]
+fn a_witness_that_touches_a_wall_top_is_clear() {
+    let at = TablePoint::new;
+    let wall = vec![Terrain::rect("wall", 5.0, 0.0, 6.0, 20.0, 1.0).expect("valid")];
+    let line = |z: f64| (Point3 { x: 1.0, y: 10.0, z }, Point3 { x: 10.0, y: 10.0, z });
+    let (a, b) = line(1.0);
+    assert!(line_clear(a, b, &wall, &[], WITNESS_TOUCH_IN));
+    let (a, b) = line(1.0 - 2.0 * WITNESS_TOUCH_IN);
+    assert!(!line_clear(a, b, &wall, &[], WITNESS_TOUCH_IN));
+
+    let bodies = vec![
+        Body::new(at(2.0, 10.0), Silhouette::S2).facing(0.09165942534452633),
+        Body::new(at(15.762081154769001, 9.994752506999603), Silhouette::S1).facing(180.09165942534452),
+        Body::new(at(8.912313576711677, 9.936759442306668), Silhouette::S5).facing(180.0).elevated(1.8705804917140778),
+    ];
+    let (x0, x1, x2, x3) = (4.447231757047008, 4.758613805042881, 5.462118117442193, 5.773500165438066);
+    let u = [(x0, 7.0), (x3, 7.0), (x3, 13.0), (x2, 13.0), (x2, 7.702801159986423), (x1, 7.702801159986423)];
+    let u: Vec<TablePoint> = u.into_iter().chain([(x1, 13.0), (x0, 13.0)]).map(|(x, y)| at(x, y)).collect();
+    let (lx0, ly0, lx1, ly1) = (8.124912001908527, 8.649357867503518, 9.699715151514827, 9.46431849742478);
+    let terrain = vec![
+        Terrain::new("wall", u, 1.327155285355918).expect("a U-shaped wall"),
+        Terrain::rect("ledge", lx0, ly0, lx1, ly1, 1.8705804917140778).expect("valid"),
+    ];
+    let obstacles = Obstacles::new(&terrain, &bodies);
+    let mut disagreements = Vec::new();
+    for (i, j) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).filter(|(i, j)| i != j) {
+        check_pair(&obstacles, (&bodies, &terrain), (i, j), (12, 12), &mut disagreements);
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 
 #[test]
