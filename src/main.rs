@@ -54,7 +54,7 @@ enum Command {
     },
     /// Map points between a photo and the table through a calibration fitted from the table's corners in the photo
     /// (and any further known pairs); JSON on stdout with the residuals and the worst error in inches. Exit 2 on bad
-    /// input. Format in docs/locate.md.
+    /// input. Format in the README, "`sightline locate`".
     Locate {
         /// The photo (PNG/JPEG): read for its size, and for `--snap`.
         #[arg(long, value_name = "PHOTO")]
