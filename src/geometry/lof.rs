@@ -1129,6 +1129,11 @@ fn reaches((za, zb): Profile, h: f64, t0: f64, t1: f64) -> bool {
     t1 - t0 > 1e-12 && z(t0).max(z(t1)) >= h - EPS
 }
 
+/// How far into a 180° arc (past the line through the viewer's base centre, perpendicular to its
+/// facing) some of a target's base must reach to count as in it, inches: a zero-area touch is not
+/// "partly inside" (N4 "Line of Fire", the front arc).
+pub(crate) const ARC_TOUCH_IN: f64 = 1e-6;
+
 /// Line of Fire from `viewer` to `target` (N4 "Line of Fire"); `skip` lists indices in
 /// `obstacles.bodies` that do not block (the viewer and the target themselves).
 ///
@@ -1165,7 +1170,7 @@ fn line_of_fire_in(
         Arc::Front180 => target.centre.sub(viewer.centre).dot(facing),
         Arc::All360 => f64::INFINITY,
     };
-    if ahead + rb <= 1e-6 {
+    if ahead + rb <= ARC_TOUCH_IN {
         return LofResult { lof: Lof::OutOfArc, witness: None };
     }
     let clip = match viewer.arc {
@@ -3026,12 +3031,13 @@ fn clip_to_convex_into(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::geometry::Silhouette;
 
     /// Numbers in `[0, 1)` from a xorshift generator: a fixed sequence for each seed.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+    /// A seeded pseudo-random number in [0, 1) per call (xorshift64), for property tests.
+    pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
         move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
