@@ -3,7 +3,9 @@
 //! Exit codes: 0 success; 2 bad input (a file that cannot be read, a scene that fails
 //! validation, an unknown trooper id).
 
-use crate::geometry::{Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, route_events, visibility_polygon};
+use crate::geometry::{
+    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, route_events, table_side_problem, visibility_polygon,
+};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -226,7 +228,10 @@ fn parse_table(s: &str) -> Result<(f64, f64), CliError> {
     let bad = || CliError::input(format!("--table {s:?}: expected WIDTHxDEPTH in inches, e.g. 48x48"));
     let (w, d) = s.split_once(['x', 'X', '×']).ok_or_else(bad)?;
     match (number(w), number(d)) {
-        (Some(w), Some(d)) if w > 0.0 && d > 0.0 => Ok((w, d)),
+        (Some(w), Some(d)) => match table_side_problem(w).or_else(|| table_side_problem(d)) {
+            None => Ok((w, d)),
+            Some(why) => Err(CliError::input(format!("--table {s:?}: {why}"))),
+        },
         _ => Err(bad()),
     }
 }

@@ -87,6 +87,57 @@ fn a_bad_scene_exits_2_naming_the_file_and_field() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A table so large that distances on it overflowed (a 10³⁰⁰" table gave `null` distances) is
+/// refused, naming the field; so is a terrain corner out where no table reaches. On the largest
+/// table accepted, troopers at opposite corners are measured, in finite numbers.
+#[test]
+fn tables_too_large_to_measure_are_refused_and_the_largest_is_measured() {
+    let dir = std::env::temp_dir().join(format!("sightline-cli-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let file = dir.join("big.json");
+    let scene = |side: f64, corner: f64| {
+        format!(
+            r#"{{"table": {{"width": {side:e}, "depth": {side:e}}},
+                "troopers": [{{"id": "a", "side": "A", "silhouette": 2, "x": 1, "y": 1, "facing": 45, "route": [[{r:e}, 1], [{r:e}, {h:e}]]}},
+                             {{"id": "b", "side": "B", "silhouette": 2, "x": {r:e}, "y": {r:e}, "facing": 225}}],
+                "terrain": [{{"id": "w", "polygon": [[10, 10], [{corner:e}, 10], [{corner:e}, 11]], "height": 3}}]}}"#,
+            r = side - 1.0,
+            h = side / 2.0
+        )
+    };
+    std::fs::write(&file, scene(1e300, 20.0)).expect("write");
+    let (code, _, err) = measure(&[file.to_str().expect("utf8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("table.width") && err.contains("1e300"), "{err}");
+    std::fs::write(&file, scene(48.0, 1e300)).expect("write");
+    let (code, _, err) = measure(&[file.to_str().expect("utf8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("terrain[0]") && err.contains("polygon point 1"), "{err}");
+
+    std::fs::write(&file, scene(sightline::geometry::MAX_TABLE_SIDE_IN, 20.0)).expect("write");
+    let (code, v, err) = measure(&[file.to_str().expect("utf8")]);
+    assert_eq!(code, 0, "{err}");
+    let d = find(&v["pairs"], "a", "b")["distance"].as_f64().expect("a finite distance");
+    assert!((d - (2f64.sqrt() * (1e6 - 2.0) - 2.0 * 12.5 / 25.4)).abs() < 1e-3, "{d}");
+    let events = &v["routes"][0]["events"][0];
+    assert_eq!(events["lof_stretches"][0]["to"].as_f64(), v["routes"][0]["length"].as_f64(), "{events}");
+    // (Every number is one: `null` only where the format says "or null".)
+    fn nulls(v: &Value, at: &str, out: &mut Vec<String>) {
+        match v {
+            Value::Null if !["witness", "first_lof", "first_zoc"].iter().any(|k| at.ends_with(k)) => {
+                out.push(at.into())
+            }
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| nulls(x, &format!("{at}[{i}]"), out)),
+            Value::Object(o) => o.iter().for_each(|(k, x)| nulls(x, &format!("{at}.{k}"), out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    nulls(&v, "", &mut found);
+    assert!(found.is_empty(), "null at {found:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_reader_that_stops_early_ends_the_output_quietly() {
     use std::io::Read as _;

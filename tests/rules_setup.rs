@@ -120,4 +120,16 @@ fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
         json!([{"id": "flat", "polygon": [[0, 0], [1, 1], [2, 2]], "height": 1.0}]),
     ));
     assert!(e.contains("terrain[0]"), "{e}");
+    // A table past the longest side accepted, and a piece out where no table reaches.
+    let e = error(with(
+        setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0))]], b(), json!([])),
+        json!({"table": {"width": 2e6, "depth": 48}}),
+    ));
+    assert!(e.contains("table.width") && e.contains("at most 1000000"), "{e}");
+    let e = error(setup(
+        vec![vec![lt(t("x", 2.0, 2.0, 0.0))]],
+        b(),
+        json!([{"id": "far", "polygon": [[0, 0], [1e300, 0], [1e300, 1]], "height": 1.0}]),
+    ));
+    assert!(e.contains("terrain[0]") && e.contains("polygon point 1"), "{e}");
 }

@@ -37,10 +37,11 @@ pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
 pub(crate) use scene::from_json_at;
 pub use scene::{
-    DEFAULT_TABLE_IN, MAX_OVERLAP_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side, Table,
+    DEFAULT_TABLE_IN, MAX_OVERLAP_IN, MAX_TABLE_SIDE_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side,
+    Table, table_side_problem,
 };
 pub use silhouette::Silhouette;
-pub use terrain::{Terrain, TerrainError};
+pub use terrain::{MAX_TERRAIN_COORD_IN, Terrain, TerrainError};
 pub use visibility::visibility_polygon;
 
 use serde::{Deserialize, Serialize};

@@ -12,6 +12,20 @@ use serde::{Deserialize, Serialize};
 /// The default table side, inches (assumption `TABLE_SIZE`: digest §3 marks 48"×48" unconfirmed).
 pub const DEFAULT_TABLE_IN: f64 = 48.0;
 
+/// The longest table side accepted, inches (about 25 km: no table comes near it). Far larger, the
+/// squared distances the geometry works with overflow (a 10³⁰⁰" table gave `null` distances), and
+/// the 10⁻⁹" tolerances it judges touches by fall below a coordinate's rounding.
+pub const MAX_TABLE_SIDE_IN: f64 = 1e6;
+
+/// Why `v` is not a table side (width or depth, inches), if it is not: finite, above 0, at most
+/// [`MAX_TABLE_SIDE_IN`].
+pub fn table_side_problem(v: f64) -> Option<String> {
+    // (Huge numbers in exponent form, not 300 digits.)
+    let shown = if v.abs() < 1e7 { format!("{v}") } else { format!("{v:e}") };
+    (!(v > 0.0 && v <= MAX_TABLE_SIDE_IN))
+        .then(|| format!("{shown} is not a table size (inches, more than 0 and at most {MAX_TABLE_SIDE_IN})"))
+}
+
 /// Largest overlap of two Silhouettes accepted as "in base contact", inches (0.5 mm): tagging
 /// from a camera is never exact, but more than this is two troopers in one place.
 pub const MAX_OVERLAP_IN: f64 = 0.5 / super::MM_PER_INCH;
@@ -192,8 +206,8 @@ impl Scene {
     /// inside terrain, no two Silhouettes in one place.
     pub fn new(table: Table, troopers: Vec<SceneTrooper>, terrain: Vec<Terrain>) -> Result<Self, SceneError> {
         for (name, v) in [("table.width", table.width), ("table.depth", table.depth)] {
-            if !v.is_finite() || v <= 0.0 {
-                return Err(bad(name, format!("{v} is not a table size (inches, > 0)")));
+            if let Some(why) = table_side_problem(v) {
+                return Err(bad(name, why));
             }
         }
         let on_table = |p: TablePoint| (0.0..=table.width).contains(&p.x) && (0.0..=table.depth).contains(&p.y);

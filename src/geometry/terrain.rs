@@ -10,6 +10,12 @@ use super::segment::{Aabb, orient, segments_touch, signed_area};
 use serde::{Deserialize, Serialize};
 use std::ops::Sub as _;
 
+/// The farthest a terrain corner may lie from the table's origin along x or y, either way, inches:
+/// twice the longest table side accepted (`scene::MAX_TABLE_SIDE_IN`), room for any piece past a
+/// table's edge, and small enough that the products of coordinates the geometry forms stay finite
+/// and far finer than its 10⁻⁹" tolerances.
+pub const MAX_TERRAIN_COORD_IN: f64 = 2e6;
+
 /// A terrain piece.
 ///
 /// # Units
@@ -39,6 +45,9 @@ pub enum TerrainError {
     /// The footprint encloses no area (all points on a line, or repeated).
     #[error("its polygon encloses no area (points repeated or all on one line)")]
     ZeroArea,
+    /// A corner lies farther from the table's origin than [`MAX_TERRAIN_COORD_IN`] along x or y.
+    #[error("polygon point {0} lies more than {MAX_TERRAIN_COORD_IN}\" from the table's corner")]
+    TooFar(usize),
     /// Two non-adjacent edges cross or touch.
     #[error("its polygon crosses itself: edge {0} (from point {0}) meets edge {1} (from point {1})")]
     SelfIntersecting(usize, usize),
@@ -73,6 +82,9 @@ impl Terrain {
         }
         if let Some(i) = self.polygon.iter().position(|p| !p.is_finite()) {
             return Err(TerrainError::NotFinite(format!("polygon point {i}")));
+        }
+        if let Some(i) = self.polygon.iter().position(|p| p.x.abs().max(p.y.abs()) > MAX_TERRAIN_COORD_IN) {
+            return Err(TerrainError::TooFar(i));
         }
         if !self.height_in.is_finite() {
             return Err(TerrainError::NotFinite("height".into()));

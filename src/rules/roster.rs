@@ -6,7 +6,7 @@
 
 use super::BySide;
 use super::fireteam::FireteamKind;
-use crate::geometry::{Side, Silhouette, Table, TablePoint, Terrain};
+use crate::geometry::{Side, Silhouette, Table, TablePoint, Terrain, table_side_problem};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -322,12 +322,10 @@ impl Setup {
 
     /// Check the setup against the army-building and deployment rules.
     pub fn validate(&self) -> Result<(), SetupError> {
-        if !(self.table.width.is_finite()
-            && self.table.depth.is_finite()
-            && self.table.width > 0.0
-            && self.table.depth > 0.0)
-        {
-            return Err(err("table", "width and depth must be positive numbers of inches"));
+        for (name, v) in [("table.width", self.table.width), ("table.depth", self.table.depth)] {
+            if let Some(why) = table_side_problem(v) {
+                return Err(err(name, why));
+            }
         }
         self.terrain_pieces()?;
         let mut seen: HashMap<&str, (Side, usize)> = HashMap::new();
