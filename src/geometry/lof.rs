@@ -3036,7 +3036,6 @@ pub(crate) mod tests {
     use crate::geometry::Silhouette;
 
     /// Numbers in `[0, 1)` from a xorshift generator: a fixed sequence for each seed.
-    /// A seeded pseudo-random number in [0, 1) per call (xorshift64), for property tests.
     pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
         move || {
             seed ^= seed << 13;

@@ -178,11 +178,8 @@ fn arc_windows(line: &Polyline, mover: &Body, observer: &Body) -> Vec<Window> {
         let (a, b) = (c0 + (c1 - c0) * t0, c0 + (c1 - c0) * t1);
         match out.last_mut() {
             // (Joined across the corner between two legs.)
-            Some(last) if !last.arc_to && a <= last.to => last.to = b,
+            Some(last) if !last.arc_to && a <= last.to => (last.to, last.arc_to) = (b, t1 < 1.0),
             _ => out.push(Window { from: a, to: b, arc_from: t0 > 0.0, arc_to: t1 < 1.0 }),
-        }
-        if let Some(last) = out.last_mut() {
-            last.arc_to = t1 < 1.0;
         }
     }
     out

@@ -20,10 +20,11 @@ pub const MAX_TABLE_SIDE_IN: f64 = 1e6;
 /// Why `v` is not a table side (width or depth, inches), if it is not: finite, above 0, at most
 /// [`MAX_TABLE_SIDE_IN`].
 pub fn table_side_problem(v: f64) -> Option<String> {
-    // (Huge numbers in exponent form, not 300 digits.)
-    let shown = if v.abs() < 1e7 { format!("{v}") } else { format!("{v:e}") };
-    (!(v > 0.0 && v <= MAX_TABLE_SIDE_IN))
-        .then(|| format!("{shown} is not a table size (inches, more than 0 and at most {MAX_TABLE_SIDE_IN})"))
+    (!(v > 0.0 && v <= MAX_TABLE_SIDE_IN)).then(|| {
+        // (Huge numbers in exponent form, not 300 digits.)
+        let shown = if v.abs() < 1e7 { format!("{v}") } else { format!("{v:e}") };
+        format!("{shown} is not a table size (inches, more than 0 and at most {MAX_TABLE_SIDE_IN})")
+    })
 }
 
 /// Largest overlap of two Silhouettes accepted as "in base contact", inches (0.5 mm): tagging

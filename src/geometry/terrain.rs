@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use std::ops::Sub as _;
 
 /// The farthest a terrain corner may lie from the table's origin along x or y, either way, inches:
-/// twice the longest table side accepted (`scene::MAX_TABLE_SIDE_IN`), room for any piece past a
+/// twice the longest table side accepted ([`crate::geometry::MAX_TABLE_SIDE_IN`]), room for any piece past a
 /// table's edge, and small enough that the products of coordinates the geometry forms stay finite
 /// and far finer than its 10⁻⁹" tolerances.
-pub const MAX_TERRAIN_COORD_IN: f64 = 2e6;
+pub const MAX_TERRAIN_COORD_IN: f64 = 2.0 * super::scene::MAX_TABLE_SIDE_IN;
 
 /// A terrain piece.
 ///
