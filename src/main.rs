@@ -23,8 +23,8 @@ struct Cli {
     /// The picture of the table: camera[:N|:NAME] | image:PATH | folder:PATH | demo (default: demo).
     #[arg(long, value_name = "SOURCE")]
     source: Option<sightline::camera::SourceSpec>,
-    /// Frames per second for a folder source.
-    #[arg(long, default_value_t = 2.0)]
+    /// Frames per second for a folder source (above 0, at most 1000).
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = parse_fps)]
     fps: f64,
     #[command(subcommand)]
     command: Option<Command>,
@@ -86,6 +86,13 @@ enum Command {
 /// Write `lines` to standard output, one per line. A reader that stops early (`sightline measure
 /// … | head`) closes the pipe: that ends the output quietly, as in other command-line tools;
 /// any other write error is named on stderr with exit 1 (never a panic, as `println!` would).
+/// `--fps`: a number, checked as the folder source checks it, so a bad rate is refused at once
+/// whatever the source.
+fn parse_fps(s: &str) -> Result<f64, String> {
+    let fps: f64 = s.trim().parse().map_err(|_| format!("{s}: not a number"))?;
+    sightline::camera::check_fps(fps).map_err(|e| e.to_string())
+}
+
 fn write_out<T: AsRef<str>>(command: &str, lines: impl IntoIterator<Item = T>) -> ExitCode {
     use std::io::Write as _;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

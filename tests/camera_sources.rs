@@ -256,10 +256,35 @@ fn bad_sources_are_refused_with_the_path() {
         Err(e @ CameraError::EmptyFolder(_)) => assert!(e.to_string().contains("no PNG or JPEG")),
         other => panic!("{other:?}"),
     }
-    assert!(matches!(FolderSource::open(&dir, 0.0), Err(CameraError::BadSpec(_))));
+    // A bad rate is refused, with the rate, before the folder is read.
+    for fps in [0.0, -1.0, f64::NAN, f64::INFINITY, 1000.5] {
+        match FolderSource::open(&dir, fps) {
+            Err(e @ CameraError::BadRate(_)) => {
+                assert!(e.to_string().starts_with(&format!("--fps {fps}: give a rate above 0")), "{e}")
+            }
+            other => panic!("{fps}: {other:?}"),
+        }
+    }
+    assert!(matches!(FolderSource::open(&dir, 1000.0), Err(CameraError::EmptyFolder(_))));
     let e = StillSource::open(&dir.join("missing.png")).expect_err("missing");
     assert!(e.to_string().contains("missing.png"), "{e}");
     assert!("folder:".parse::<SourceSpec>().is_err());
+}
+
+/// The command line refuses a bad `--fps` at once, whatever the source (before session 16 a demo
+/// or webcam source ignored `--fps nan`, and `--fps -1` read as an unknown flag).
+#[test]
+fn the_command_line_refuses_a_bad_rate() {
+    for fps in ["0", "-1", "nan", "inf", "1e9", "two"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(["--fps", fps, "cameras"])
+            .output()
+            .expect("run sightline");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "--fps {fps}: {err}");
+        assert!(err.contains(&format!("invalid value '{fps}' for '--fps <FPS>'")), "--fps {fps}: {err}");
+        assert!(err.contains("above 0 and at most 1000") || err.contains("not a number"), "--fps {fps}: {err}");
+    }
 }
 
 #[test]

@@ -39,6 +39,15 @@ impl FrameSource for StillSource {
     }
 }
 
+/// The highest folder playback rate accepted, in frames per second.
+pub const MAX_FPS: f64 = 1000.0;
+
+/// `fps` if it is a folder playback rate sightline can keep: above 0 and at most [`MAX_FPS`]
+/// frames per second (the command line checks `--fps` with it, whatever the source).
+pub fn check_fps(fps: f64) -> Result<f64, CameraError> {
+    if fps.is_finite() && fps > 0.0 && fps <= MAX_FPS { Ok(fps) } else { Err(CameraError::BadRate(fps.to_string())) }
+}
+
 /// The PNG and JPEG files of a folder in name order, played at a rate, looping.
 #[derive(Debug)]
 pub struct FolderSource {
@@ -51,9 +60,7 @@ pub struct FolderSource {
 impl FolderSource {
     /// List the folder's images; `fps` frames per second (> 0).
     pub fn open(folder: &Path, fps: f64) -> Result<Self, CameraError> {
-        if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
-            return Err(CameraError::BadSpec(format!("--fps {fps}: give a rate between 0 and 1000 frames per second")));
-        }
+        let fps = check_fps(fps)?;
         let entries = std::fs::read_dir(folder)
             .map_err(|e| CameraError::File { path: folder.to_path_buf(), reason: e.to_string() })?;
         let mut files: Vec<PathBuf> = entries

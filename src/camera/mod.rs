@@ -11,7 +11,7 @@ mod files;
 mod webcam;
 
 pub use capture::{Capture, CaptureEvent, Clock, FRAME_CHANNEL_DEPTH, SystemClock};
-pub use files::{FolderSource, StillSource};
+pub use files::{FolderSource, MAX_FPS, StillSource, check_fps};
 pub use webcam::{
     CameraSelector, DeviceInfo, FormatChoice, WebcamSource, choose_format, decode_mjpeg, decode_mjpeg_into,
     list_devices,
@@ -75,6 +75,9 @@ pub enum CameraError {
     /// A `--source` that cannot be understood.
     #[error("--source {0}")]
     BadSpec(String),
+    /// A folder playback rate (`--fps`) out of range.
+    #[error("--fps {0}: give a rate above 0 and at most {max} frames per second", max = files::MAX_FPS)]
+    BadRate(String),
 }
 
 /// A source of frames.
