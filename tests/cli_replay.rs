@@ -172,5 +172,10 @@ fn malformed_game_files_name_the_line_and_field() {
     assert_eq!(replay(&[&p.to_string_lossy()]).0, 2);
     let (code, _, err) = replay(&["/nonexistent/game.jsonl"]);
     assert_eq!(code, 2);
-    assert!(err.contains("/nonexistent/game.jsonl"), "{err}");
+    // Named once (before session 16 it read "/nonexistent/game.jsonl: /nonexistent/game.jsonl: ...").
+    assert_eq!(err.matches("/nonexistent/game.jsonl").count(), 1, "{err}");
+    let dir = std::env::temp_dir();
+    let (code, _, err) = replay(&[&dir.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert_eq!(err.matches(&*dir.to_string_lossy()).count(), 1, "{err}");
 }

@@ -63,11 +63,12 @@ pub struct GameFile {
     pub good_len: usize,
 }
 
-/// Why a game file cannot be read or written.
+/// Why a game file cannot be read or written. The messages leave out the file's name: whoever
+/// shows one puts the name in front, once.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The file cannot be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{source}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -83,7 +84,7 @@ pub enum StoreError {
         reason: String,
     },
     /// The file already exists (a new game never overwrites one).
-    #[error("{0}: already exists; a new game is never written over an old one")]
+    #[error("already exists; a new game is never written over an old one")]
     Exists(PathBuf),
 }
 
