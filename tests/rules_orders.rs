@@ -294,6 +294,35 @@ fn retreat_only_short_movement_cautious_movement_dodge_and_reset() {
     ok(&g, json!({"type": "declare", "skill": "move", "moves": [{"trooper": "r1", "route": [[6, 4]]}]}));
 }
 
+/// Retreat! puts the army in Loss of Lieutenant "except troopers with exempting skills" (digest
+/// §4 "Retreat!"); a Lieutenant that is Dead puts it there on its own, with no exemption (digest
+/// §4 "Loss of Lieutenant": every trooper Irregular). Session 16's rules review found a Courage
+/// trooper left Regular in both cases.
+#[test]
+fn troopers_that_ignore_retreat_are_still_irregular_when_the_lieutenant_is_lost() {
+    use sightline::rules::Training;
+    let mut s = armies();
+    for k in 0..5 {
+        s["armies"]["A"]["groups"][0]["troopers"][k]["points"] = json!(1);
+    }
+    s["armies"]["A"]["points"] = json!(300);
+    s["armies"]["A"]["groups"][0]["troopers"][2]["abilities"] = json!(["ignores_retreat"]);
+    let g = start_orders(&game(s));
+    assert!(g.in_retreat(Side::A) && g.loss_of_lieutenant(Side::A));
+    let r2 = g.trooper("r2").expect("r2");
+    assert_eq!(g.training_now(r2), Training::Regular, "Retreat! alone: Courage keeps r2 Regular");
+    assert_eq!(g.pools(Side::A), &[1, 0], "group 1: r2 alone; the rest Irregular in Loss of Lieutenant");
+    // The Lieutenant dies: at A's next Tactical Phase the army is in Loss of Lieutenant twice over.
+    let g = order_with(&g, "irregular", "r1", json!([{"type": "enter", "trooper": "lt", "state": "dead"}]));
+    let g = run(&g, vec![json!({"type": "end_turn"}), json!({"type": "order_count"}), json!({"type": "end_turn"})]);
+    let g = ok(&g, json!({"type": "order_count"}));
+    assert!(g.in_retreat(Side::A) && g.loss_of_lieutenant(Side::A));
+    let r2 = g.trooper("r2").expect("r2");
+    assert_eq!(g.training_now(r2), Training::Irregular, "no exemption from a dead Lieutenant's Loss of Lieutenant");
+    assert_eq!(g.pools(Side::A)[0], 0);
+    assert_eq!(g.irregular_orders().get("r2"), Some(&1));
+}
+
 #[test]
 fn command_tokens_four_per_game_plus_one_option() {
     let g = game(armies());

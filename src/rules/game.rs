@@ -567,6 +567,10 @@ pub struct Game {
     order: Option<Activation>,
     lieutenant: BySide<Option<String>>,
     loss_of_lieutenant: BySide<bool>,
+    /// Whether this Turn's Loss of Lieutenant check found no Lieutenant fit to lead (missing,
+    /// Null or Isolated), whatever Retreat! adds: troopers that ignore Retreat! are still
+    /// Irregular then.
+    lieutenant_lost: BySide<bool>,
     retreat: BySide<bool>,
     command_tokens: BySide<u32>,
     ct_limit: Option<u32>,
@@ -649,6 +653,7 @@ impl Game {
             phase: Phase::Tactical,
             order: None,
             loss_of_lieutenant: BySide::default(),
+            lieutenant_lost: BySide::default(),
             retreat: BySide::default(),
             ct_limit: None,
             ct_spent_this_turn: 0,
@@ -839,7 +844,15 @@ impl Game {
     /// The training a trooper counts as now: Irregular when listed so, when its army is in Loss
     /// of Lieutenant (or Retreat!, unless it ignores Retreat!), or when it is Isolated (digest §4).
     pub fn training_now(&self, t: &TrooperState) -> Training {
-        let lol = self.loss_of_lieutenant(t.side) && !(self.in_retreat(t.side) && t.has(Ability::IgnoresRetreat));
+        // Loss of Lieutenant (digest §4) makes everyone Irregular. Retreat! puts the army in it too,
+        // except troopers with exempting skills (Courage…: `IgnoresRetreat`); those stay Regular
+        // only when the Lieutenant itself is fit — a dead Lieutenant's Loss of Lieutenant has
+        // no exemption.
+        let lol = if self.in_retreat(t.side) && t.has(Ability::IgnoresRetreat) {
+            *self.lieutenant_lost.get(t.side)
+        } else {
+            self.loss_of_lieutenant(t.side)
+        };
         if t.training == Training::Irregular || lol || t.is(State::Isolated) {
             Training::Irregular
         } else {
@@ -982,6 +995,7 @@ impl Game {
             .lieutenant(side)
             .and_then(|id| self.trooper(id))
             .is_some_and(|t| t.on_table() && !t.is_null() && !t.is(State::Isolated));
+        *self.lieutenant_lost.get_mut(side) = !lt_ok;
         *self.loss_of_lieutenant.get_mut(side) = retreat || !lt_ok;
         // Order Count.
         let groups = self.setup.armies.get(side).groups.len();
@@ -2184,6 +2198,7 @@ impl Game {
                 // The new Lieutenant ends Loss of Lieutenant (digest §4).
                 *self.lieutenant.get_mut(side) = Some(id.to_string());
                 *self.loss_of_lieutenant.get_mut(side) = false;
+                *self.lieutenant_lost.get_mut(side) = false;
             }
             None if may_name && !candidates.is_empty() => {
                 return reject(
