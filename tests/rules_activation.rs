@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use serde_json::json;
-use sightline::rules::{OrderStep, Rule};
+use sightline::rules::{OrderStep, Rule, State};
 
 /// A at (10,10) facing north. B: `sees` straight ahead 20" away; `hidden` behind a 5" wall;
 /// `near` 6" behind A's back, facing away (ZoC, no LoF); `far` far away facing away.
@@ -253,6 +253,34 @@ fn camouflaged_marker_cannot_be_attacked_until_discovered() {
     no(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["camo"]}), Rule::Camouflage);
     let g = run(&g, vec![json!({"type": "declare", "skill": "discover", "targets": ["camo"]}), close()]);
     ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["camo"]}));
+}
+
+/// Digest §6 "Camouflage markers": "if the camouflaged target reveals itself with its own ARO, no
+/// Discover Roll is needed". A marker that Attacks in ARO is revealed at once, so the Order's
+/// second skill may shoot it; one that only Dodges stays a marker (session 16's rules review found
+/// the ARO Attack left it Camouflaged).
+#[test]
+fn a_camouflage_marker_that_attacks_in_aro_reveals_itself() {
+    let s = setup(
+        vec![vec![lt(t("a", 10.0, 10.0, 90.0))]],
+        vec![vec![lt(t("b", 44.0, 44.0, 0.0)), with(t("camo", 10.0, 30.0, 270.0), json!({"states": ["camouflaged"]}))]],
+        json!([]),
+    );
+    let g = run(
+        &start_orders(&game(s)),
+        vec![
+            json!({"type": "activate", "source": "regular", "troopers": ["a"]}),
+            json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": [[10, 12]]}]}),
+        ],
+    );
+    let dodged =
+        run(&g, vec![json!({"type": "declare_aro", "trooper": "camo", "skill": "dodge", "target": "a"}), close()]);
+    assert!(dodged.trooper("camo").is_some_and(|t| t.is(State::Camouflaged)));
+    no(&dodged, json!({"type": "declare", "skill": "bs_attack", "targets": ["camo"]}), Rule::Camouflage);
+    let shot = ok(&g, json!({"type": "declare_aro", "trooper": "camo", "skill": "bs_attack", "target": "a"}));
+    assert!(shot.trooper("camo").is_some_and(|t| !t.is(State::Camouflaged)), "revealed by its own Attack");
+    let shot = ok(&shot, close());
+    ok(&shot, json!({"type": "declare", "skill": "bs_attack", "targets": ["camo"]}));
 }
 
 #[test]

@@ -1907,6 +1907,12 @@ impl Game {
         let team_size = self.fireteam_of(&a.trooper).map(|(s, k)| self.fireteams.get(s)[k].members.len()).unwrap_or(0);
         let burst = if skill.id == "bs_attack" && team_size >= 3 { 2 } else { 1 };
         let d = DeclaredAro { aro: a.clone(), window, burst };
+        // A Camouflage marker that declares an Attack in ARO reveals itself (digest §6 "Camouflage
+        // markers": no Discover Roll is needed then), so the Order's next skill may Attack it.
+        if skill.attack {
+            let i = self.index(&a.trooper)?;
+            self.troopers[i].states.remove(&State::Camouflaged);
+        }
         if let Some(o) = self.order.as_mut() {
             o.declared.push(d);
         }
