@@ -433,6 +433,7 @@ fn wild_body() -> impl Strategy<Value = Body> {
             facing_deg: f,
             arc: if round { Arc::All360 } else { Arc::Front180 },
             prone,
+            marker: false,
         },
     )
 }

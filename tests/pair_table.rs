@@ -21,6 +21,7 @@ struct Change {
     all_round: Option<bool>,
     elevation: Option<f64>,
     prone: Option<bool>,
+    marker: Option<bool>,
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -32,8 +33,9 @@ fn change() -> impl Strategy<Value = Change> {
         prop::option::weighted(0.1, any::<bool>()),
         prop::option::weighted(0.1, prop_oneof![Just(0.0), 0.5f64..2.0]),
         prop::option::weighted(0.15, any::<bool>()),
+        prop::option::weighted(0.1, any::<bool>()),
     )
-        .prop_map(|(trooper, step, turn, silhouette, all_round, elevation, prone)| Change {
+        .prop_map(|(trooper, step, turn, silhouette, all_round, elevation, prone, marker)| Change {
             trooper,
             step,
             turn,
@@ -41,6 +43,7 @@ fn change() -> impl Strategy<Value = Change> {
             all_round,
             elevation,
             prone,
+            marker,
         })
 }
 
@@ -61,6 +64,9 @@ fn apply(scene: &Scene, c: &Change) -> Option<Scene> {
     }
     if let Some(p) = c.prone {
         b.prone = p;
+    }
+    if let Some(m) = c.marker {
+        b.marker = m;
     }
     scene.with_body(c.trooper, b).ok()
 }
@@ -152,6 +158,32 @@ fn a_trooper_going_prone_in_a_line_is_measured_again() {
     assert_eq!(table.refresh(&prone), 6, "c's own four pairs, and a → b and b → a");
     assert_eq!(ab(&table), Some(Lof::Partial { blocked_by: vec![sightline::geometry::Blocker::Trooper(2)] }));
     assert_eq!(table.pairs(), prone.all_pairs().as_slice());
+}
+
+/// Digest §2: "Markers do not block LoF". c standing between a and b blocks them as a model; as
+/// a marker (Camouflaged, say) it blocks nothing, though it neither moved nor turned, and it is
+/// still seen, and sees, as its Silhouette.
+#[test]
+fn a_trooper_becoming_a_marker_in_a_line_is_measured_again() {
+    let model = three((20.0, 10.0));
+    let mut table = PairTable::new(&model);
+    let lof = |t: &PairTable, pair| t.pairs().iter().find(|m| (m.from, m.to) == pair).map(|m| m.lof.lof.clone());
+    assert!(matches!(lof(&table, (0, 1)), Some(Lof::Blocked { .. } | Lof::Partial { .. })));
+    let mut marker = model.clone();
+    marker.troopers[2].body.marker = true;
+    assert_eq!(table.refresh(&marker), 6, "c's own four pairs, and a → b and b → a");
+    assert_eq!(lof(&table, (0, 1)), Some(Lof::Clear));
+    assert_eq!(lof(&table, (1, 0)), Some(Lof::Clear));
+    assert_eq!(lof(&table, (0, 2)), Some(Lof::Clear), "a still sees the marker");
+    assert_eq!(lof(&table, (2, 0)), lof(&PairTable::new(&model), (2, 0)), "and the marker sees as it did");
+    assert_eq!(table.pairs(), marker.all_pairs().as_slice());
+    // In a scene file: `"marker": true`.
+    let json = r#"{"troopers": [
+        {"id": "a", "side": "A", "silhouette": 2, "x": 10, "y": 10},
+        {"id": "b", "side": "B", "silhouette": 2, "x": 30, "y": 10, "facing": 180},
+        {"id": "c", "side": "B", "silhouette": 5, "x": 20, "y": 10, "facing": 90, "marker": true}],
+        "terrain": [{"id": "crate", "polygon": [[40, 40], [42, 40], [42, 42], [40, 42]], "height": 1}]}"#;
+    assert_eq!(Scene::from_json(json).expect("a valid scene").all_pairs(), marker.all_pairs());
 }
 
 #[test]

@@ -283,6 +283,28 @@ fn a_camouflage_marker_that_attacks_in_aro_reveals_itself() {
     ok(&shot, json!({"type": "declare", "skill": "bs_attack", "targets": ["camo"]}));
 }
 
+/// Digest §2: "Markers do not block LoF unless a rule says so". An S5 standing right in front of
+/// the target hides it from the shooter as a model, not as a Camouflage marker (session 16's
+/// rules review found markers blocking like models).
+#[test]
+fn a_camouflage_marker_does_not_block_lof() {
+    let activated = |states: serde_json::Value| {
+        let s = setup(
+            vec![vec![lt(t("a", 24.0, 4.0, 90.0))]],
+            vec![vec![
+                lt(t("b", 44.0, 46.0, 270.0)),
+                with(t("wall", 24.0, 28.4, 270.0), json!({"silhouette": 5, "states": states})),
+                t("target", 24.0, 30.0, 270.0),
+            ]],
+            json!([]),
+        );
+        run(&start_orders(&game(s)), vec![json!({"type": "activate", "source": "regular", "troopers": ["a"]})])
+    };
+    let shoot = json!({"type": "declare", "skill": "bs_attack", "targets": ["target"]});
+    no(&activated(json!([])), shoot.clone(), Rule::LineOfFire);
+    ok(&activated(json!(["camouflaged"])), shoot);
+}
+
 #[test]
 fn order_expenditure_sequence_steps_in_order() {
     let g = activated();

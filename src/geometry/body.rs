@@ -37,12 +37,30 @@ pub struct Body {
     /// Prone (N4 state): the cylinder keeps the trooper's own base and drops to S0's height
     /// (see [`Silhouette::prone`]; assumption PRONE_SILHOUETTE in the README).
     pub prone: bool,
+    /// A marker (a Camouflage marker and the like): it sees and is seen as its Silhouette, but
+    /// blocks no line between others — digest §2 "Markers do not block LoF unless a rule says
+    /// so" (⚠️ N3 page; assumption MARKERS_DO_NOT_BLOCK in the README).
+    pub marker: bool,
 }
 
 impl Body {
     /// A trooper of Silhouette `s` at `centre`, on the table, facing `+x` with a 180° arc.
     pub fn new(centre: TablePoint, s: Silhouette) -> Self {
-        Self { centre, elevation_in: 0.0, silhouette: s, facing_deg: 0.0, arc: Arc::Front180, prone: false }
+        Self {
+            centre,
+            elevation_in: 0.0,
+            silhouette: s,
+            facing_deg: 0.0,
+            arc: Arc::Front180,
+            prone: false,
+            marker: false,
+        }
+    }
+
+    /// This body a marker (`true`: it blocks no line between others) or a model.
+    pub fn marked(mut self, marker: bool) -> Self {
+        self.marker = marker;
+        self
     }
 
     /// This body Prone (`true`) or standing.
@@ -87,11 +105,11 @@ impl Body {
         now.height_in()
     }
 
-    /// Whether `other` is the same cylinder in the same place (all that blocking lines,
-    /// distances and Zones of Control depend on, besides facing and arc).
+    /// Whether `other` is the same cylinder in the same place, blocking lines alike (all that
+    /// blocking lines, distances and Zones of Control depend on, besides facing and arc).
     pub fn same_volume(&self, other: &Body) -> bool {
-        (self.centre, self.radius(), self.bottom(), self.top())
-            == (other.centre, other.radius(), other.bottom(), other.top())
+        (self.centre, self.radius(), self.bottom(), self.top(), self.marker)
+            == (other.centre, other.radius(), other.bottom(), other.top(), other.marker)
     }
 
     /// Height of the underside above the table, inches.
@@ -143,5 +161,7 @@ mod tests {
         assert!(!standing.same_volume(&prone));
         assert!(standing.same_volume(&standing.facing(90.0)));
         assert!(prone.same_volume(&standing.lying(true)));
+        // A marker blocks nothing: becoming one changes what the body blocks.
+        assert!(!standing.same_volume(&standing.marked(true)));
     }
 }

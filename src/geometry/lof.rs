@@ -127,7 +127,7 @@ pub struct LofResult {
     pub witness: Option<[Point3; 2]>,
 }
 
-/// What can block lines: the terrain and every trooper's body.
+/// What can block lines: the terrain and every trooper's body (but a marker's: [`Body::marker`]).
 #[derive(Debug, Clone)]
 pub struct Obstacles<'a> {
     /// Terrain pieces (validated).
@@ -1265,7 +1265,8 @@ fn line_of_fire_in(
         }
         let j = k - n_terrain;
         let (c, &(r, bottom, top)) = (&obstacles.bodies[j], &obstacles.body_dims[j]);
-        if bottom >= line_hi || top <= line_lo || skip.contains(&j) {
+        // (A marker blocks no line: digest §2, see `Body::marker`.)
+        if bottom >= line_hi || top <= line_lo || c.marker || skip.contains(&j) {
             continue;
         }
         // (Outside the box of the centres grown by that much: surely farther from the segment.)

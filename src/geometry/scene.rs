@@ -130,6 +130,8 @@ struct RawTrooper {
     #[serde(default)]
     prone: bool,
     #[serde(default)]
+    marker: bool,
+    #[serde(default)]
     route: Vec<(f64, f64)>,
 }
 
@@ -195,6 +197,7 @@ impl Scene {
                     facing_deg: t.facing,
                     arc,
                     prone: t.prone,
+                    marker: t.marker,
                 };
                 let route = t.route.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
                 Ok(SceneTrooper { id: t.id, side: t.side, body, route })

@@ -550,7 +550,8 @@ impl TrooperState {
         }
         let arc = if self.has(Ability::Arc360) || self.is(State::Camouflaged) { Arc::All360 } else { Arc::Front180 };
         let body = Body::new(p.point(), self.silhouette).facing(p.facing).elevated(p.elevation).with_arc(arc);
-        Some(body.lying(self.is(State::Prone)))
+        // A marker blocks no LoF (digest §2; `Body::marker`).
+        Some(body.lying(self.is(State::Prone)).marked(self.states.iter().any(|s| s.is_marker())))
     }
 }
 
