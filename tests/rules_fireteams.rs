@@ -35,11 +35,13 @@ fn base() -> Value {
             t("x", 40.0, 2.0, 90.0),
         ]],
         vec![vec![
+            // (2" apart, all within 8" of b1's base: in Coherency. Before session 16 they stood 3"
+            // apart and b4 and b5 were out of it from the start, which the setup did not check.)
             t("b1", 8.0, 30.0, 270.0),
-            t("b2", 11.0, 30.0, 270.0),
-            t("b3", 14.0, 30.0, 270.0),
-            t("b4", 17.0, 30.0, 270.0),
-            t("b5", 20.0, 30.0, 270.0),
+            t("b2", 10.0, 30.0, 270.0),
+            t("b3", 12.0, 30.0, 270.0),
+            t("b4", 14.0, 30.0, 270.0),
+            t("b5", 16.0, 30.0, 270.0),
             lt(t("blt", 46.0, 46.0, 0.0)),
         ]],
         json!([]),
@@ -328,4 +330,96 @@ fn integrity_a_trooper_moved_to_another_combat_group_leaves() {
     let g = ok(&g, json!({"type": "order_count"}));
     assert_eq!(g.pools(Side::A), &[3, 2], "m1 now counts in Combat Group 2 (l, m3, x | y, m1; m2 is Irregular)");
     no(&g, json!({"type": "move_to_group", "trooper": "m3", "group": 1}), Rule::CommandTokens);
+}
+
+/// Digest §7: Fireteams are deployed in Coherency, and a trooper Null, Isolated, in a marker
+/// state or in Suppressive Fire is not a member (Fireteam Integrity cases 1, 5, 6). A setup that
+/// says otherwise is refused, naming the Fireteam and the trooper (before session 16 such a
+/// team played on whole, bonuses and all).
+#[test]
+fn a_setup_fireteam_must_be_whole_and_in_coherency() {
+    let team = |states: Value, m2_x: f64| {
+        let s = setup(
+            vec![vec![
+                t("l", 10.0, 10.0, 90.0),
+                t("m1", 12.0, 10.0, 90.0),
+                with(t("m2", m2_x, 10.0, 90.0), json!({"states": states})),
+                lt(t("alt", 40.0, 2.0, 90.0)),
+            ]],
+            vec![vec![lt(t("blt", 46.0, 46.0, 0.0))]],
+            json!([]),
+        );
+        let s = fireteams(s, "A", json!([{"id": "fa", "kind": "core", "leader": "l", "members": ["l", "m1", "m2"]}]));
+        let s: sightline::rules::Setup = serde_json::from_value(s).expect("setup JSON");
+        Game::new(s)
+    };
+    assert!(team(json!([]), 14.0).is_ok());
+    for (state, why) in [
+        ("unconscious", "in a Null state"),
+        ("isolated", "Isolated"),
+        ("camouflaged", "in a marker state"),
+        ("suppressive_fire", "in Suppressive Fire"),
+    ] {
+        let e = team(json!([state]), 14.0).expect_err(state);
+        assert!(e.field.starts_with("armies.A.fireteams[0]"), "{e}");
+        assert!(e.reason.contains(&format!("\"m2\" is {why}")), "{state}: {e}");
+    }
+    // 9" from the leader's centre: its base edge is 8.016" from the leader's, outside its ZoC.
+    let e = team(json!([]), 19.0).expect_err("out of Coherency");
+    assert!(e.reason.contains("\"m2\" is not in Coherency"), "{e}");
+    assert!(team(json!([]), 18.9).is_ok(), "7.916\" apart: inside");
+}
+
+/// Creating a Fireteam with a trooper in Suppressive Fire is refused (Fireteam Integrity case 6,
+/// as rejoining already was).
+#[test]
+fn a_trooper_in_suppressive_fire_cannot_join_a_new_fireteam() {
+    let s = setup(
+        vec![vec![
+            t("l", 10.0, 10.0, 90.0),
+            with(t("m1", 12.0, 10.0, 90.0), json!({"states": ["suppressive_fire"]})),
+            lt(t("alt", 40.0, 2.0, 90.0)),
+        ]],
+        vec![vec![lt(t("blt", 46.0, 46.0, 0.0))]],
+        json!([]),
+    );
+    let create = json!({"type": "create_fireteam", "id": "duo", "kind": "duo", "leader": "l", "members": ["l", "m1"]});
+    let r = no(&game(s), create, Rule::Fireteams);
+    assert!(r.reason.contains("m1 is in Suppressive Fire"), "{r:?}");
+}
+
+/// Digest §7 "Coherency": checked when a Fireteam's ARO is declared, and a member outside the
+/// Team Leader's ZoC leaves at once, so the bonus counts without it. A's team keeps Coherency
+/// with l, but A makes w the leader after its last Order: in B's Turn e is 14" from w.
+#[test]
+fn a_reactive_member_out_of_coherency_leaves_when_the_aro_is_declared() {
+    let s = setup(
+        vec![vec![
+            t("l", 10.0, 10.0, 90.0),
+            t("w", 3.0, 10.0, 90.0),
+            t("e", 17.0, 10.0, 90.0),
+            lt(t("alt", 40.0, 2.0, 90.0)),
+        ]],
+        vec![vec![lt(t("blt", 46.0, 46.0, 0.0)), t("bx", 10.0, 30.0, 270.0)]],
+        json!([]),
+    );
+    let s = fireteams(s, "A", json!([{"id": "fa", "kind": "core", "leader": "l", "members": ["l", "w", "e"]}]));
+    let g = run(
+        &start_orders(&game(s)),
+        vec![json!({"type": "change_leader", "fireteam": "fa", "leader": "w"}), json!({"type": "end_turn"})],
+    );
+    let g = run(
+        &start_orders(&g),
+        vec![
+            json!({"type": "activate", "source": "regular", "troopers": ["bx"]}),
+            json!({"type": "declare", "skill": "move", "moves": [{"trooper": "bx", "route": [[10, 29]]}]}),
+        ],
+    );
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "w", "e"], "nobody checked yet");
+    let g = ok(&g, aro("l", "bs_attack", "bx"));
+    assert_eq!(members(&g, Side::A, "fa"), vec!["l", "w"], "e left at the check");
+    let g = ok(&g, aro("w", "bs_attack", "bx"));
+    let o = g.order().expect("an Order");
+    let burst = |id: &str| o.declared.iter().find(|d| d.aro.trooper == id).map(|d| d.burst);
+    assert_eq!((burst("l"), burst("w")), (Some(1), Some(1)), "two members: no +1 Burst");
 }

@@ -522,6 +522,23 @@ pub struct TrooperState {
 }
 
 impl TrooperState {
+    /// Why it cannot be part of a Fireteam now, if it cannot: digest §7 "Fireteam Integrity" —
+    /// a trooper that is in Isolated or a Null state (case 1), a marker state (case 5) or
+    /// Suppressive Fire (case 6) is not a member.
+    pub fn kept_out_of_fireteams(&self) -> Option<&'static str> {
+        if self.is_null() {
+            Some("in a Null state")
+        } else if self.is(State::Isolated) {
+            Some("Isolated")
+        } else if self.states.iter().any(|s| s.is_marker()) {
+            Some("in a marker state")
+        } else if self.is(State::SuppressiveFire) {
+            Some("in Suppressive Fire")
+        } else {
+            None
+        }
+    }
+
     /// Whether it has `a`.
     pub fn has(&self, a: Ability) -> bool {
         self.abilities.contains(&a)
@@ -671,6 +688,27 @@ impl Game {
         let ids: BTreeSet<&str> = game.fireteams.a.iter().chain(&game.fireteams.b).map(|f| f.id.as_str()).collect();
         if ids.len() != game.fireteams.a.len() + game.fireteams.b.len() {
             return Err(SetupError { field: "armies.*.fireteams".into(), reason: "two Fireteams share an id".into() });
+        }
+        // Fireteams are deployed whole: no member kept out by Fireteam Integrity, every member in
+        // Coherency (digest §7 "Coherency", Deployment: players check it and adjust positions).
+        for side in [Side::A, Side::B] {
+            for (i, f) in game.fireteams.get(side).iter().enumerate() {
+                let field = format!("armies.{side:?}.fireteams[{i}] (\"{}\")", f.id);
+                for m in &f.members {
+                    if let Some(why) = game.trooper(m).and_then(|t| t.kept_out_of_fireteams()) {
+                        let reason =
+                            format!("\"{m}\" is {why}: such a trooper is not part of a Fireteam (Fireteam Integrity)");
+                        return Err(SetupError { field, reason });
+                    }
+                }
+                if let Some((m, _)) = game.coherency(f).into_iter().find(|(_, ok)| !ok) {
+                    let reason = format!(
+                        "\"{m}\" is not in Coherency: not on the table inside the Team Leader \"{}\"'s ZoC (Fireteams are deployed in Coherency)",
+                        f.leader
+                    );
+                    return Err(SetupError { field, reason });
+                }
+            }
         }
         Ok(game)
     }
@@ -1038,10 +1076,7 @@ impl Game {
             let mut left = Vec::new();
             for id in &f.left {
                 let Some(t) = self.trooper(id) else { continue };
-                let fit = !t.is_null()
-                    && !t.is(State::Isolated)
-                    && !t.states.iter().any(|s| s.is_marker())
-                    && !t.is(State::SuppressiveFire)
+                let fit = t.kept_out_of_fireteams().is_none()
                     && t.group == self.trooper(&f.leader).map_or(usize::MAX, |l| l.group)
                     && self.fireteam_of(id).is_none()
                     && members.len() < max
@@ -1106,8 +1141,8 @@ impl Game {
                     format!("{m} is already in a Fireteam; a trooper belongs to at most one"),
                 );
             }
-            if t.is_null() || t.is(State::Isolated) || t.states.iter().any(|s| s.is_marker()) {
-                return reject(Rule::Fireteams, format!("{m} is Null, Isolated or a marker and cannot join"));
+            if let Some(why) = t.kept_out_of_fireteams() {
+                return reject(Rule::Fireteams, format!("{m} is {why} and cannot join (Fireteam Integrity)"));
             }
             match (lbody, t.body()) {
                 (Some(l), Some(b)) if zoc(&l, &b).is_inside() => {}
@@ -1904,6 +1939,18 @@ impl Game {
                     a.trooper, p.aro.trooper, p.aro.skill
                 ),
             );
+        }
+        // Coherency is checked when a Fireteam's ARO is declared (digest §7 "Coherency": at the
+        // start, after the first skill, Entire Order or ARO is declared): members outside the
+        // Team Leader's ZoC leave at once, so the bonus is counted without them. (Checked at
+        // each member's declaration; nothing reactive moves in between, so it is the same check.)
+        if let Some((s, k)) = self.fireteam_of(&a.trooper) {
+            let f = self.fireteams.get(s)[k].clone();
+            for (m, ok) in self.coherency(&f) {
+                if !ok {
+                    self.leave_fireteam_in_order(&m, "out of Coherency when the Fireteam's ARO was declared");
+                }
+            }
         }
         let team_size = self.fireteam_of(&a.trooper).map(|(s, k)| self.fireteams.get(s)[k].members.len()).unwrap_or(0);
         let burst = if skill.id == "bs_attack" && team_size >= 3 { 2 } else { 1 };
