@@ -116,6 +116,10 @@ fn heights_scene_crate_wall_tall_silhouette_and_rooftop() {
     assert!(matches!(m.lof.lof, Lof::Partial { .. }), "{:?}", m.lof.lof);
     assert!(names(&s, &m.lof.lof).contains(&"roof".to_string()));
     assert!(pair(&s, &p, "b4", "sniper").lof.lof.has_lof());
+    // The TAG on the ledge hangs over its edge, facing away from it: the ledge is only under
+    // its base, so it blocks no line to b4 out on the table — only lines from the TAG's soles,
+    // which are not looked at (assumption UNDERSIDE). Clear (before session 16: "partial, ledge").
+    assert_eq!(pair(&s, &p, "lookout", "b4").lof.lof, Lof::Clear);
     // Distance to the sniper is 3D: plan gap 20 - 25 mm, height gap 4 - 1.575.
     let expect = (20.0 - S2_DIAMETER).hypot(4.0 - 40.0 / 25.4);
     assert!((pair(&s, &p, "sniper", "b4").distance_in - expect).abs() < 1e-9);

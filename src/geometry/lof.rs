@@ -1373,16 +1373,21 @@ fn line_of_fire_in(
             return false;
         }
         // On one level the lowest line is as low everywhere: no need to find where the piece is.
-        // Otherwise, where it is in the hull, less the target's disc: no line reaches the target
-        // from beneath its base (assumption UNDERSIDE). A piece is named at once only by the
+        // Otherwise, where it is in the hull, less the target's disc and the viewer's: no line
+        // reaches the target from beneath its base, and none that drops out beneath the viewer's
+        // is looked at (assumption UNDERSIDE; over its own disc a line is in the viewer's
+        // Silhouette or under its feet — a roof it hangs over the edge of, only beneath its base,
+        // blocks only lines from its soles). A piece is named at once only by the
         // estimate outside the disc as large as the outline polygon that stands in for it in the
         // hull; what lies only between that and the true rim (a roof edge just inside a hanging
         // base, say) joins the pieces a sampled line must confirm.
         // (Where the segment crosses it outside that disc and the estimate there is already under
         // the top, it is named whatever the least: no need to clip it.)
         let outline_r = target.radius() * outline_circumradius();
+        let viewer_disc = (viewer.centre, viewer.radius() * (1.0 - 1e-9));
         let on_spine = || {
-            let at = |p: TablePoint| if p.dist(target.centre) >= outline_r { lowest_z(p) } else { f64::INFINITY };
+            let outside = |p: TablePoint| p.dist(target.centre) >= outline_r && p.dist(viewer_disc.0) >= viewer_disc.1;
+            let at = |p: TablePoint| if outside(p) { lowest_z(p) } else { f64::INFINITY };
             crossed.map(|(p0, p1)| at(p0).min(at(p1))).filter(|&z| t.height_in > z + EPS)
         };
         let (low, floor) = if viewer.bottom() == target.bottom() {
@@ -1391,11 +1396,10 @@ fn line_of_fire_in(
             (z, z)
         } else {
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
-            let disc = |r: f64| (target.centre, r, ceiling.dir);
-            let outline = disc(outline_r);
+            let dir = ceiling.dir;
             (
-                min_outside_disc(clipped, outline, &lowest_z),
-                min_outside_disc(clipped, disc(target.radius()), &|p| ceiling.floor(p)),
+                min_outside_discs(clipped, [(target.centre, outline_r), viewer_disc], dir, &lowest_z),
+                min_outside_discs(clipped, [(target.centre, target.radius()), viewer_disc], dir, &|p| ceiling.floor(p)),
             )
         };
         if t.height_in > low + EPS {
@@ -1491,7 +1495,8 @@ fn line_of_fire_in(
         search(&mut q, &coarse_a, &coarse_b, profiles, &tops)
     };
     let feet = (viewer.bottom(), target.bottom());
-    let beneath = (target.centre, target.radius(), target.bottom());
+    let beneath =
+        [(viewer.centre, viewer.radius(), viewer.bottom()), (target.centre, target.radius(), target.bottom())];
     if let Some(w) = coarse {
         maybe.append(&mut under_feet);
         met_low(&mut blockers, hull);
@@ -2366,30 +2371,56 @@ fn search_shadowed(
     None
 }
 
-/// The least of `f` over polygon `poly` less the disc about `c` of radius `r`, where `f` is
-/// monotone along direction `dir` (the heights of [`Ceiling`] and of the lowest line): it is at
-/// a corner outside the disc, where an edge crosses the circle, or at the circle's point
-/// furthest along or against `dir` when that is in the polygon. Infinite when nothing is left.
-fn min_outside_disc(
+/// The least of `f` over polygon `poly` less two discs (centre, radius), where `f` is monotone
+/// along direction `dir` (the heights of [`Ceiling`] and of the lowest line): it is on the
+/// region's boundary at a corner outside both discs, where an edge crosses a circle, where the
+/// circles cross, or at a circle's point furthest along or against `dir` — each counted when it
+/// is in the polygon and outside the other disc. Infinite when nothing is left.
+fn min_outside_discs(
     poly: &[TablePoint],
-    (c, r, dir): (TablePoint, f64, TablePoint),
+    discs: [(TablePoint, f64); 2],
+    dir: TablePoint,
     f: &dyn Fn(TablePoint) -> f64,
 ) -> f64 {
+    let outside = |p: TablePoint, skip: Option<usize>| {
+        discs.iter().enumerate().all(|(k, &(c, r))| Some(k) == skip || p.dist(c) >= r)
+    };
+    let inside_poly = |p: TablePoint| poly.len() > 2 && locate(poly, p) != Where::Outside;
     let mut m = f64::INFINITY;
     for (a, b) in edges(poly) {
-        if a.dist(c) >= r {
+        if outside(a, None) {
             m = m.min(f(a));
         }
-        // (The interval is clipped to the edge: its ends inside the edge are the crossings.)
-        if let Some((t0, t1)) = disc_interval(a, b, c, r) {
-            for t in [t0, t1].into_iter().filter(|&t| t > 0.0 && t < 1.0) {
-                m = m.min(f(a.lerp(b, t)));
+        for (k, &(c, r)) in discs.iter().enumerate() {
+            // (The interval is clipped to the edge: its ends inside the edge are the crossings.)
+            if let Some((t0, t1)) = disc_interval(a, b, c, r) {
+                for t in [t0, t1].into_iter().filter(|&t| t > 0.0 && t < 1.0) {
+                    let p = a.lerp(b, t);
+                    if outside(p, Some(k)) {
+                        m = m.min(f(p));
+                    }
+                }
             }
         }
     }
-    for e in [c.sub(dir.scale(r)), c.add(dir.scale(r))] {
-        if poly.len() > 2 && locate(poly, e) != Where::Outside {
-            m = m.min(f(e));
+    for (k, &(c, r)) in discs.iter().enumerate() {
+        for e in [c.sub(dir.scale(r)), c.add(dir.scale(r))] {
+            if outside(e, Some(k)) && inside_poly(e) {
+                m = m.min(f(e));
+            }
+        }
+    }
+    // (Where the two circles cross, if they do: bases on two levels may overlap in plan.)
+    let [(c0, r0), (c1, r1)] = discs;
+    let d = c0.dist(c1);
+    if d > 1e-12 && d < r0 + r1 && d > (r0 - r1).abs() {
+        let along = (d * d + r0 * r0 - r1 * r1) / (2.0 * d);
+        let u = c1.sub(c0).scale(1.0 / d);
+        let (mid, h) = (c0.add(u.scale(along)), (r0 * r0 - along * along).max(0.0).sqrt());
+        for p in [mid.add(TablePoint::new(-u.y, u.x).scale(h)), mid.sub(TablePoint::new(-u.y, u.x).scale(h))] {
+            if inside_poly(p) {
+                m = m.min(f(p));
+            }
         }
     }
     m
@@ -2401,30 +2432,42 @@ fn min_outside_disc(
 /// anywhere makes the LoF partial, not clear, and a partial LoF names what blocks): lines from
 /// each point of `from` to each of `to`, lowest (`low`, feet to feet), highest (`high`, run on
 /// over the top faces), and the two between that cross from one to the other — leaving out a
-/// line that comes up beneath a raised target's base to its rim (assumption UNDERSIDE;
-/// `target`: its centre, radius and feet).
+/// line that comes up beneath a raised target's base to its rim, or drops out beneath a raised
+/// viewer's (assumption UNDERSIDE; `[viewer, target]`: each one's centre, radius and feet).
 fn confirm_blockers(
     q: &mut Query,
     tops: &Tops,
     maybe: &[Blocker],
     (from, to): (&[TablePoint], &[TablePoint]),
     [low, high]: [Profile; 2],
-    target: (TablePoint, f64, f64),
+    [viewer, target]: [(TablePoint, f64, f64); 2],
     named: &mut Vec<Blocker>,
 ) {
-    let (centre, r, feet) = target;
+    let ((v_centre, v_r, v_feet), (centre, r, feet)) = (viewer, target);
     let blocks_some = |q: &mut Query, k: Blocker| {
         from.iter().any(|&a| {
             to.iter().any(|&b| {
                 let seg_box = Aabb::around([a, b]);
-                // (Where the line's plan enters the target's disc: at `b` for a facing point.)
+                // (Where the line's plan enters the target's disc: at `b` for a facing point;
+                // and where it leaves the viewer's: at `a` for a facing point of its rim, further
+                // on from a point of its straight edge or one that looks back across the base.)
                 let enters = disc_interval(a, b, centre, r).map_or(1.0, |(t0, _)| t0);
-                let admissible = |z: &Profile| z.0 + (z.1 - z.0) * enters >= feet - 1e-6;
+                let leaves = disc_interval(a, b, v_centre, v_r).map_or(0.0, |(_, t1)| t1.min(enters));
+                let z_at = |z: &Profile, t: f64| z.0 + (z.1 - z.0) * t;
+                let admissible = |z: &Profile| z_at(z, enters) >= feet - 1e-6 && z_at(z, leaves) >= v_feet - 1e-6;
                 if let Blocker::Terrain(i) = k {
                     // Terrain stands from the table up, so the lowest line blocked by nothing
-                    // else decides: feet to feet, or, coming up beneath a raised target's base,
-                    // the line from the viewer's feet that reaches its feet where it enters.
-                    let lowest = if admissible(&low) { low } else { (low.0, low.0 + (feet - low.0) / enters) };
+                    // else decides: feet to feet; or, dropping out beneath a raised viewer's
+                    // base, the line that leaves it at its feet; or, coming up beneath a raised
+                    // target's base, the line from there that reaches its feet where it enters.
+                    let mut lowest = low;
+                    if z_at(&lowest, leaves) < v_feet - 1e-6 {
+                        // z(leaves) = feet with the target end kept: za = (feet − zb·t) / (1 − t).
+                        lowest.0 = (v_feet - lowest.1 * leaves) / (1.0 - leaves).max(1e-12);
+                    }
+                    if z_at(&lowest, enters) < feet - 1e-6 {
+                        lowest.1 = lowest.0 + (feet - lowest.0) / enters;
+                    }
                     if lowest.1 > high.1 + 1e-9 {
                         return false;
                     }
