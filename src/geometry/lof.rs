@@ -1384,9 +1384,13 @@ fn line_of_fire_in(
         // (Where the segment crosses it outside that disc and the estimate there is already under
         // the top, it is named whatever the least: no need to clip it.)
         let outline_r = target.radius() * outline_circumradius();
+        // (And likewise outside the viewer's: named at once beyond its outline polygon's corners,
+        // confirmed by a sampled line between those and its true rim.)
+        let viewer_outline = (viewer.centre, viewer.radius() * outline_circumradius());
         let viewer_disc = (viewer.centre, viewer.radius() * (1.0 - 1e-9));
         let on_spine = || {
-            let outside = |p: TablePoint| p.dist(target.centre) >= outline_r && p.dist(viewer_disc.0) >= viewer_disc.1;
+            let outside =
+                |p: TablePoint| p.dist(target.centre) >= outline_r && p.dist(viewer_outline.0) >= viewer_outline.1;
             let at = |p: TablePoint| if outside(p) { lowest_z(p) } else { f64::INFINITY };
             crossed.map(|(p0, p1)| at(p0).min(at(p1))).filter(|&z| t.height_in > z + EPS)
         };
@@ -1398,7 +1402,7 @@ fn line_of_fire_in(
             clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
             let dir = ceiling.dir;
             (
-                min_outside_discs(clipped, [(target.centre, outline_r), viewer_disc], dir, &lowest_z),
+                min_outside_discs(clipped, [(target.centre, outline_r), viewer_outline], dir, &lowest_z),
                 min_outside_discs(clipped, [(target.centre, target.radius()), viewer_disc], dir, &|p| ceiling.floor(p)),
             )
         };
