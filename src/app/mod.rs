@@ -548,7 +548,10 @@ impl SightlineApp {
                 }
             });
         });
-        egui::Panel::left("troopers").default_size(170.0).show(ui, |ui| self.troopers_panel(ui));
+        // (Scrolled: 60 troopers and the options below them do not fit a window's height.)
+        egui::Panel::left("troopers")
+            .default_size(170.0)
+            .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
         egui::Panel::right("measures")
             .default_size(330.0)
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.measures_panel(ui)));
@@ -574,7 +577,6 @@ impl SightlineApp {
     }
 }
 
-/// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
 /// A line of instructions across the top of the picture.
 fn banner(painter: &egui::Painter, f: &camera_view::ImageFrame, text: &str) {
     painter.text(
@@ -586,6 +588,7 @@ fn banner(painter: &egui::Painter, f: &camera_view::ImageFrame, text: &str) {
     );
 }
 
+/// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
 fn trooper_at(scene: &Scene, p: crate::geometry::TablePoint, tolerance_in: f64) -> Option<usize> {
     scene
         .troopers
