@@ -112,6 +112,12 @@ impl ImageFrame {
     }
 }
 
+/// A further known point is refused when, refitted with it, the calibration's worst error over
+/// the table would be more than this, inches, and more than twice the error of the calibration
+/// in force: such a point was mistyped or misclicked (a table position 30" off made the error
+/// 16,962" and was kept, and saved to a game file).
+pub const MAX_ADDED_ERROR_IN: f64 = 1.0;
+
 /// Calibrating by clicking the four table corners, and the calibration in force.
 #[derive(Default)]
 pub struct Calibrator {
@@ -195,6 +201,17 @@ impl Calibrator {
         pairs
             .push(crate::vision::PointPair { image: pixel, table: crate::geometry::TablePoint::new(table.0, table.1) });
         match crate::vision::Calibration::fit(cal.image_size(), &pairs) {
+            Ok(c) if c.max_error_in() > MAX_ADDED_ERROR_IN.max(2.0 * cal.max_error_in()) => {
+                self.message = Some(format!(
+                    "point ({}, {}) not added: with it the worst error over the table would be {:.2}\" (now {:.2}\"); \
+                     check its table position and where it was clicked",
+                    table.0,
+                    table.1,
+                    c.max_error_in(),
+                    cal.max_error_in()
+                ));
+                false
+            }
             Ok(c) => {
                 let n = c.pairs().len();
                 self.calibration = Some(c);
@@ -279,4 +296,34 @@ pub fn magnifier(ui: &egui::Ui, tex: &TextureHandle, f: &ImageFrame, at: Pos2) {
     painter.line_segment([pos2(rect.min.x, c.y), pos2(rect.max.x, c.y)], cross);
     painter.line_segment([pos2(c.x, rect.min.y), pos2(c.x, rect.max.y)], cross);
     painter.rect_stroke(rect, 2.0, egui::Stroke::new(1.5, Color32::WHITE), egui::StrokeKind::Outside);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::TablePoint;
+    use crate::vision::{Calibration, ImagePoint, corner_pairs};
+
+    /// A further point typed 30" off is refused and the calibration in force stays; the same
+    /// point typed right is added.
+    #[test]
+    fn a_mistyped_known_point_is_refused() {
+        let corners =
+            [(100.0, 600.0), (1180.0, 620.0), (1000.0, 120.0), (260.0, 110.0)].map(|(x, y)| ImagePoint { x, y });
+        let cal = Calibration::fit((1280, 720), &corner_pairs(48.0, 48.0, corners)).expect("a calibration");
+        let edge_mid = cal.image_from_table(TablePoint::new(24.0, 0.0));
+        let add = |table: (f64, f64)| {
+            let mut c = Calibrator { calibration: Some(cal.clone()), ..Calibrator::default() };
+            c.adding = Some(KnownPoint { pixel: Some(edge_mid), table });
+            let added = c.add_point();
+            (added, c)
+        };
+        let (added, c) = add((24.0, 30.0));
+        assert!(!added);
+        assert_eq!(c.calibration.as_ref().map(|k| k.pairs().len()), Some(4), "the calibration in force stays");
+        assert!(c.message.as_deref().is_some_and(|m| m.starts_with("point (24, 30) not added")), "{:?}", c.message);
+        let (added, c) = add((24.0, 0.0));
+        assert!(added, "{:?}", c.message);
+        assert_eq!(c.calibration.as_ref().map(|k| k.pairs().len()), Some(5));
+    }
 }
