@@ -219,7 +219,7 @@ impl Calibrator {
                 true
             }
             Err(e) => {
-                self.message = Some(format!("point ({}, {}) not added: {e}", table.0, table.1));
+                self.message = Some(format!("point ({}, {}) not added: {}", table.0, table.1, e.describe(&click_name)));
                 false
             }
         }
@@ -260,13 +260,19 @@ impl Calibrator {
                     return true;
                 }
                 Err(e) => {
-                    self.message = Some(format!("{e} — click the four corners again"));
+                    self.message = Some(format!("{} — click the four corners again", e.describe(&click_name)));
                     self.clicks = Some(Vec::new());
                 }
             }
         }
         false
     }
+}
+
+/// How the calibration's messages name its point pairs in the app: the corners as the prompt
+/// counts them ("corner 1 of 4"), then the further known points in the order added.
+fn click_name(index: usize) -> String {
+    if index < 4 { format!("corner {}", index + 1) } else { format!("known point {}", index - 3) }
 }
 
 /// A magnifier: the picture around `at` (screen), zoomed, in a square beside the pointer, with a cross.
@@ -325,5 +331,11 @@ mod tests {
         let (added, c) = add((24.0, 0.0));
         assert!(added, "{:?}", c.message);
         assert_eq!(c.calibration.as_ref().map(|k| k.pairs().len()), Some(5));
+        // The corners are named as the prompt counts them, not "pair 0".
+        let mut c = Calibrator { calibration: Some(cal.clone()), ..Calibrator::default() };
+        c.adding = Some(KnownPoint { pixel: Some(corners[3]), table: (0.0, 48.0) });
+        assert!(!c.add_point());
+        let m = c.message.unwrap_or_default();
+        assert!(m.contains("known point 1") && m.contains("corner 4") && !m.contains("pair"), "{m}");
     }
 }
