@@ -165,6 +165,14 @@ impl Calibrator {
         self.message = None;
     }
 
+    /// Stop calibrating: the clicks so far are dropped and the calibration in force, if any,
+    /// stays.
+    pub fn cancel(&mut self) {
+        if self.clicks.take().is_some() {
+            self.message = self.quality().or_else(|| Some("calibration cancelled: not calibrated".into()));
+        }
+    }
+
     /// Start adding a further known point (needs a calibration to add to).
     pub fn start_point(&mut self) {
         if self.calibration.is_some() {
@@ -313,7 +321,7 @@ mod tests {
     /// A further point typed 30" off is refused and the calibration in force stays; the same
     /// point typed right is added.
     #[test]
-    fn a_mistyped_known_point_is_refused() {
+    fn known_points_and_a_cancelled_calibration_keep_the_good_one() {
         let corners =
             [(100.0, 600.0), (1180.0, 620.0), (1000.0, 120.0), (260.0, 110.0)].map(|(x, y)| ImagePoint { x, y });
         let cal = Calibration::fit((1280, 720), &corner_pairs(48.0, 48.0, corners)).expect("a calibration");
@@ -331,6 +339,13 @@ mod tests {
         let (added, c) = add((24.0, 0.0));
         assert!(added, "{:?}", c.message);
         assert_eq!(c.calibration.as_ref().map(|k| k.pairs().len()), Some(5));
+        // Calibrating again and cancelling keeps the calibration in force.
+        let mut c = Calibrator { calibration: Some(cal.clone()), ..Calibrator::default() };
+        c.start();
+        c.clicks.as_mut().expect("calibrating").push(corners[0]);
+        c.cancel();
+        assert!(c.clicks.is_none() && c.calibration.is_some());
+        assert!(c.message.as_deref().is_some_and(|m| m.starts_with("calibrated: worst error")), "{:?}", c.message);
         // The corners are named as the prompt counts them, not "pair 0".
         let mut c = Calibrator { calibration: Some(cal.clone()), ..Calibrator::default() };
         c.adding = Some(KnownPoint { pixel: Some(corners[3]), table: (0.0, 48.0) });

@@ -50,6 +50,8 @@ pub enum Command {
     Select(Option<usize>),
     /// Start clicking the table corners.
     StartCalibration,
+    /// Stop clicking corners and keep the calibration in force (Escape, or the button).
+    CancelCalibration,
     /// Forget the calibration.
     ClearCalibration,
     /// A click on the picture while calibrating, image pixels.
@@ -207,6 +209,7 @@ impl SightlineApp {
                 self.prefs.view = View::Camera;
                 self.calibrator.start();
             }
+            Command::CancelCalibration => self.calibrator.cancel(),
             Command::ClearCalibration => {
                 self.calibrator = Default::default();
             }
@@ -473,6 +476,9 @@ impl SightlineApp {
 
 impl eframe::App for SightlineApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if self.calibrator.clicks.is_some() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.commands.push(Command::CancelCalibration);
+        }
         self.show(ui);
     }
 
@@ -514,7 +520,11 @@ impl SightlineApp {
                 ui.separator();
                 ui.label(format!("table {}\" × {}\"", self.scene.table.width, self.scene.table.depth));
                 ui.separator();
-                if ui.button("Calibrate").on_hover_text("Click the four table corners on the picture").clicked() {
+                if self.calibrator.clicks.is_some() {
+                    if ui.button("Cancel calibration").on_hover_text("Keep the calibration in force (Esc)").clicked() {
+                        self.commands.push(Command::CancelCalibration);
+                    }
+                } else if ui.button("Calibrate").on_hover_text("Click the four table corners on the picture").clicked() {
                     self.commands.push(Command::StartCalibration);
                 }
                 let calibrated = self.calibrator.calibration.is_some();
