@@ -2421,7 +2421,8 @@ fn min_outside_discs(
         let along = (d * d + r0 * r0 - r1 * r1) / (2.0 * d);
         let u = c1.sub(c0).scale(1.0 / d);
         let (mid, h) = (c0.add(u.scale(along)), (r0 * r0 - along * along).max(0.0).sqrt());
-        for p in [mid.add(TablePoint::new(-u.y, u.x).scale(h)), mid.sub(TablePoint::new(-u.y, u.x).scale(h))] {
+        let across = TablePoint::new(-u.y, u.x).scale(h);
+        for p in [mid.add(across), mid.sub(across)] {
             if inside_poly(p) {
                 m = m.min(f(p));
             }

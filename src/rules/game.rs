@@ -530,7 +530,7 @@ impl TrooperState {
             Some("in a Null state")
         } else if self.is(State::Isolated) {
             Some("Isolated")
-        } else if self.states.iter().any(|s| s.is_marker()) {
+        } else if self.is_marker() {
             Some("in a marker state")
         } else if self.is(State::SuppressiveFire) {
             Some("in Suppressive Fire")
@@ -547,6 +547,11 @@ impl TrooperState {
     /// In a Null state.
     pub fn is_null(&self) -> bool {
         self.states.iter().any(|s| s.is_null())
+    }
+
+    /// In a marker state (Camouflaged, Impersonation, Holoecho …).
+    pub fn is_marker(&self) -> bool {
+        self.states.iter().any(|s| s.is_marker())
     }
 
     /// Whether it is in `s`.
@@ -568,7 +573,7 @@ impl TrooperState {
         let arc = if self.has(Ability::Arc360) || self.is(State::Camouflaged) { Arc::All360 } else { Arc::Front180 };
         let body = Body::new(p.point(), self.silhouette).facing(p.facing).elevated(p.elevation).with_arc(arc);
         // A marker blocks no LoF (digest §2; `Body::marker`).
-        Some(body.lying(self.is(State::Prone)).marked(self.states.iter().any(|s| s.is_marker())))
+        Some(body.lying(self.is(State::Prone)).marked(self.is_marker()))
     }
 }
 
@@ -1958,7 +1963,6 @@ impl Game {
         // A Camouflage marker that declares an Attack in ARO reveals itself (digest §6 "Camouflage
         // markers": no Discover Roll is needed then), so the Order's next skill may Attack it.
         if skill.attack {
-            let i = self.index(&a.trooper)?;
             self.troopers[i].states.remove(&State::Camouflaged);
         }
         if let Some(o) = self.order.as_mut() {
