@@ -2,6 +2,7 @@
 
 use super::homography::{self, P2};
 use super::noise::NormalRng;
+use super::pose::CameraPose;
 use super::{ImagePoint, PointPair};
 use crate::geometry::TablePoint;
 use nalgebra::Matrix3;
@@ -230,6 +231,7 @@ pub struct Calibration {
     table_from_image: Matrix3<f64>,
     residuals: Vec<f64>,
     extent: (TablePoint, TablePoint),
+    pose: Option<CameraPose>,
 }
 
 /// Twice the signed area of triangle `abc` and its longest side squared.
@@ -380,6 +382,7 @@ impl Calibration {
             table_from_image: inv,
             residuals,
             extent: (lo, hi),
+            pose: CameraPose::from_homography(&h, image_size),
         })
     }
 
@@ -425,6 +428,12 @@ impl Calibration {
     pub fn image_from_table(&self, p: TablePoint) -> ImagePoint {
         let (x, y) = homography::apply(&self.image_from_table, (p.x, p.y));
         ImagePoint::new(x, y)
+    }
+
+    /// The camera behind the calibration, for points above the table (see [`CameraPose`]);
+    /// `None` when the homography cannot come from a camera above the table.
+    pub fn pose(&self) -> Option<&CameraPose> {
+        self.pose.as_ref()
     }
 
     /// Whether the camera sees table point `p`: it maps in front of the camera, below the horizon. (A point beyond the

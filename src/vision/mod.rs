@@ -34,6 +34,7 @@
 mod calibration;
 mod homography;
 mod noise;
+mod pose;
 mod snap;
 
 pub use calibration::{
@@ -41,6 +42,7 @@ pub use calibration::{
     MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs,
 };
 pub use noise::NormalRng;
+pub use pose::{ASSUMED_HFOV_DEG, CameraPose, Focal, MIN_TILT_FOR_FOCAL_DEG, PLAUSIBLE_HFOV_DEG};
 pub use snap::{MIN_CORNER_RESPONSE, REFINE_HALF_WINDOW, RESPONSE_HALF_WINDOW, SnapError, snap_corner};
 
 use crate::geometry::TablePoint;
