@@ -112,6 +112,66 @@ impl ImageFrame {
     }
 }
 
+/// The table as the picture shows it: table inches at a height to screen points and back,
+/// through the calibration's camera ([`crate::vision::CameraPose`]), so that a trooper on a
+/// rooftop is drawn, and clicked, where it stands in the picture rather than at the foot of the
+/// building. Without a camera (a calibration no camera above the table could give) heights are
+/// left out and everything lies on the table plane.
+pub struct TableOnPicture<'a> {
+    /// The calibration in force.
+    pub cal: &'a crate::vision::Calibration,
+    /// Where the picture is on screen.
+    pub frame: ImageFrame,
+}
+
+impl TableOnPicture<'_> {
+    /// Screen position of table point `p` at `z_in` inches above the table; `None` when it is
+    /// not in front of the camera.
+    pub fn screen_at(&self, p: crate::geometry::TablePoint, z_in: f64) -> Option<Pos2> {
+        let q = match self.cal.pose() {
+            Some(pose) => pose.image_from_table_at(p, z_in)?,
+            None => self.cal.image_from_table(p),
+        };
+        Some(self.frame.screen_from_image(q.x, q.y))
+    }
+
+    /// The point at `z_in` inches above the table under screen position `s`, table inches.
+    pub fn table_at(&self, s: Pos2, z_in: f64) -> Option<crate::geometry::TablePoint> {
+        let (x, y) = self.frame.image_from_screen(s);
+        let q = crate::vision::ImagePoint::new(x, y);
+        match self.cal.pose() {
+            Some(pose) => pose.table_from_image_at(q, z_in),
+            None => Some(self.cal.table_from_image(q)),
+        }
+    }
+
+    /// A circle of radius `r` inches around `c` at `z_in` inches up, as a closed screen polyline
+    /// (the points the camera sees).
+    pub fn ring(&self, c: crate::geometry::TablePoint, r: f64, z_in: f64) -> Vec<Pos2> {
+        (0..48)
+            .filter_map(|k| {
+                self.screen_at(c + crate::geometry::TablePoint::from_angle_deg(7.5 * k as f64).scale(r), z_in)
+            })
+            .collect()
+    }
+
+    /// The trooper whose base a click at screen position `s` falls on (within `tolerance_in`
+    /// inches of its edge), each base looked for at its own height; the nearest if several.
+    pub fn trooper_at(&self, scene: &crate::geometry::Scene, s: Pos2, tolerance_in: f64) -> Option<usize> {
+        scene
+            .troopers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let p = self.table_at(s, t.body.elevation_in)?;
+                Some((i, t.body.centre.dist(p) - t.body.radius()))
+            })
+            .filter(|&(_, d)| d <= tolerance_in)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+}
+
 /// A further known point is refused when, refitted with it, the calibration's worst error over
 /// the table would be more than this, inches, and more than twice the error of the calibration
 /// in force: such a point was mistyped or misclicked (a table position 30" off made the error
@@ -146,13 +206,15 @@ pub struct KnownPoint {
 /// How far from a click to look for the real corner, image pixels.
 pub const SNAP_RADIUS_PX: f64 = 10.0;
 
-/// The table corners in the order they are clicked, for the instructions.
+/// The table corners in the order they are clicked, for the instructions: each by its table
+/// position and by where the Plan view draws it (origin bottom left, y up), so the player can
+/// tell which corner of the real table the scene's (0, 0) is.
 pub fn corner_names(w: f64, d: f64) -> [String; 4] {
     [
-        "(0, 0)".to_string(),
-        format!("({w}, 0) — along the width from the first"),
-        format!("({w}, {d}) — the corner opposite the first"),
-        format!("(0, {d}) — the last one"),
+        "(0, 0) — the Plan's bottom-left corner".to_string(),
+        format!("({w}, 0) — the Plan's bottom-right, along the width from the first"),
+        format!("({w}, {d}) — the Plan's top-right, opposite the first"),
+        format!("(0, {d}) — the Plan's top-left"),
     ]
 }
 
@@ -193,7 +255,8 @@ impl Calibrator {
             }
         }
         let t = cal.table_from_image(q);
-        let half = |v: f64| if v.is_finite() { (v * 2.0).round() / 2.0 } else { 0.0 };
+        // (+ 0.0 turns a −0.0 into 0, which the field would show as -0.0".)
+        let half = |v: f64| if v.is_finite() { (v * 2.0).round() / 2.0 + 0.0 } else { 0.0 };
         *adding = KnownPoint { pixel: Some(q), table: (half(t.x), half(t.y)) };
     }
 
@@ -237,7 +300,21 @@ impl Calibrator {
     pub fn quality(&self) -> Option<String> {
         self.calibration.as_ref().map(|c| {
             let worst_px = c.residuals_px().iter().copied().fold(0.0, f64::max);
-            format!("calibrated: worst error ≈ {:.2}\" over the table (residuals ≤ {worst_px:.2} px)", c.max_error_in())
+            let camera = match c.pose() {
+                Some(p) if p.focal() == crate::vision::Focal::Estimated => {
+                    format!("; camera {:.0}° across, {:.0}\" up", p.hfov_deg(f64::from(c.image_size().0)), p.eye()[2])
+                }
+                Some(p) => format!(
+                    "; camera looks almost straight down: {:.0}° across assumed, {:.0}\" up",
+                    p.hfov_deg(f64::from(c.image_size().0)),
+                    p.eye()[2]
+                ),
+                None => "; no camera fits it: heights left out of the picture".to_string(),
+            };
+            format!(
+                "calibrated: worst error ≈ {:.2}\" over the table (residuals ≤ {worst_px:.2} px){camera}",
+                c.max_error_in()
+            )
         })
     }
 
@@ -295,7 +372,9 @@ pub fn magnifier(ui: &egui::Ui, tex: &TextureHandle, f: &ImageFrame, at: Pos2) {
         pos2(((x + half) / w) as f32, ((y + half) / h) as f32),
     );
     let mut rect = Rect::from_min_size(at + vec2(24.0, 24.0), vec2(SIZE, SIZE));
-    let screen = ui.ctx().content_rect();
+    // (Flipped against the panel it is drawn in, not the window: beside the right corners the
+    // window's edge is behind the measures panel, which would hide the magnifier.)
+    let screen = ui.clip_rect();
     if rect.max.x > screen.max.x {
         rect = rect.translate(vec2(-SIZE - 48.0, 0.0));
     }
@@ -352,5 +431,42 @@ mod tests {
         assert!(!c.add_point());
         let m = c.message.unwrap_or_default();
         assert!(m.contains("known point 1") && m.contains("corner 4") && !m.contains("pair"), "{m}");
+    }
+
+    /// A trooper on a rooftop is clicked where the picture shows it, on the roof, and drawn
+    /// there: not at the foot of the building, where the table plane would put it.
+    #[test]
+    fn a_rooftop_trooper_is_found_and_drawn_at_its_height() {
+        use crate::camera::demo::{DemoCamera, default_scene};
+        let scene = default_scene();
+        let sniper = scene.troopers.iter().position(|t| t.body.elevation_in > 0.0).expect("a raised trooper");
+        let b = scene.troopers[sniper].body;
+        let cam = DemoCamera { k1: 0.0, ..DemoCamera::default_demo() };
+        let table = (scene.table.width, scene.table.depth);
+        let project = |x: f64, y: f64, z: f64| {
+            let (u, v) = cam.project([x, y, z], table).expect("in view");
+            egui::pos2(u as f32, v as f32)
+        };
+        let corners = [(0.0, 0.0), (table.0, 0.0), table, (0.0, table.1)].map(|(x, y)| {
+            let p = project(x, y, 0.0);
+            ImagePoint::new(f64::from(p.x), f64::from(p.y))
+        });
+        let cal = Calibration::fit((cam.image[0], cam.image[1]), &corner_pairs(table.0, table.1, corners))
+            .expect("a calibration");
+        let frame = ImageFrame {
+            rect: Rect::from_min_size(Pos2::ZERO, vec2(cam.image[0] as f32, cam.image[1] as f32)),
+            scale: 1.0,
+            size: (cam.image[0], cam.image[1]),
+        };
+        let view = TableOnPicture { cal: &cal, frame };
+        let on_roof = project(b.centre.x, b.centre.y, b.elevation_in);
+        let below = project(b.centre.x, b.centre.y, 0.0);
+        assert!(on_roof.distance(below) > 10.0, "the roof is {} px above the table there", on_roof.distance(below));
+        assert_eq!(view.trooper_at(&scene, on_roof, 0.5), Some(sniper));
+        assert_ne!(view.trooper_at(&scene, below, 0.5), Some(sniper));
+        // Its base ring is drawn around it on the roof.
+        let ring = view.ring(b.centre, b.radius(), b.elevation_in);
+        let centre = ring.iter().fold(egui::Vec2::ZERO, |a, p| a + p.to_vec2()) / ring.len() as f32;
+        assert!(centre.to_pos2().distance(on_roof) < 1.0, "{centre:?} vs {on_roof:?}");
     }
 }

@@ -69,6 +69,10 @@ pub enum Command {
     SetProne(usize, bool),
 }
 
+/// The widest the LoF column of the measures panel gets, screen points: longer lists of
+/// blockers wrap.
+const LOF_COLUMN_WIDTH: f32 = 150.0;
+
 /// The app's state: preferences, the scene and what is derived from it.
 pub struct SightlineApp {
     prefs: Prefs,
@@ -299,10 +303,17 @@ impl SightlineApp {
                     let s = f.screen_from_image(px.x, px.y);
                     painter.circle_stroke(s, 6.0, egui::Stroke::new(2.0, egui::Color32::from_rgb(255, 60, 200)));
                     let mut table = adding.table;
+                    // Beside the point, on the side with more room, so it does not cover it (a
+                    // new window for each click: its place follows the point).
+                    let (dx, dy) = (
+                        if s.x < f.rect.center().x { 30.0 } else { -270.0 },
+                        if s.y < f.rect.center().y { 30.0 } else { -140.0 },
+                    );
                     egui::Window::new("Known point")
+                        .id(egui::Id::unique(("known point", px.x.to_bits(), px.y.to_bits())))
                         .collapsible(false)
                         .resizable(false)
-                        .default_pos(f.rect.left_top() + egui::vec2(12.0, 40.0))
+                        .default_pos(s + egui::vec2(dx, dy))
                         .show(ui.ctx(), |ui| {
                             ui.label(format!("picture ({:.1}, {:.1}) px is on the table at", px.x, px.y));
                             ui.horizontal(|ui| {
@@ -331,49 +342,67 @@ impl SightlineApp {
             banner(&painter, &f, "Not calibrated: press Calibrate and click the four table corners");
             return;
         };
-        let to_screen = |p: crate::geometry::TablePoint| {
-            let q = cal.image_from_table(p);
-            f.screen_from_image(q.x, q.y)
-        };
-        let ring = |c: crate::geometry::TablePoint, r: f64| -> Vec<egui::Pos2> {
-            (0..48)
-                .map(|k| to_screen(c + crate::geometry::TablePoint::from_angle_deg(7.5 * k as f64).scale(r)))
-                .collect()
-        };
+        let view = camera_view::TableOnPicture { cal, frame: f };
         let (w, d) = (self.scene.table.width, self.scene.table.depth);
         let corners: Vec<egui::Pos2> = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)]
             .iter()
-            .map(|&(x, y)| to_screen(crate::geometry::TablePoint::new(x, y)))
+            .filter_map(|&(x, y)| view.screen_at(crate::geometry::TablePoint::new(x, y), 0.0))
             .collect();
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
         if let Some(sel) = self.selected {
             for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
-                if m.lof.lof.has_lof() || matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) {
-                    let a = to_screen(self.scene.troopers[m.from].body.centre);
-                    let b = to_screen(self.scene.troopers[m.to].body.centre);
-                    painter.line_segment([a, b], egui::Stroke::new(2.0, plan::verdict_colour(&m.lof.lof)));
+                let colour = plan::verdict_colour(&m.lof.lof);
+                match m.lof.witness {
+                    // The witness: one unblocked line, drawn where it runs in the picture.
+                    Some([a, b]) => {
+                        if let (Some(a), Some(b)) = (view.screen_at(a.plan(), a.z), view.screen_at(b.plan(), b.z)) {
+                            painter.line_segment([a, b], egui::Stroke::new(2.0, colour));
+                        }
+                    }
+                    // Blocked: dashed, between the middles of the two Silhouettes.
+                    None if matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) => {
+                        let mid = |k: usize| {
+                            let b = &self.scene.troopers[k].body;
+                            view.screen_at(b.centre, b.elevation_in + b.height() / 2.0)
+                        };
+                        if let (Some(a), Some(b)) = (mid(m.from), mid(m.to)) {
+                            painter.extend(egui::Shape::dashed_line(
+                                &[a, b],
+                                egui::Stroke::new(1.5, colour.gamma_multiply(0.8)),
+                                6.0,
+                                5.0,
+                            ));
+                        }
+                    }
+                    None => {}
                 }
             }
         }
         for (i, t) in self.scene.troopers.iter().enumerate() {
             let colour = plan::side_colour(t.side);
+            let b = &t.body;
             let stroke = if self.selected == Some(i) {
                 egui::Stroke::new(3.0, egui::Color32::YELLOW)
             } else {
                 egui::Stroke::new(2.0, colour)
             };
-            painter.add(egui::Shape::closed_line(ring(t.body.centre, t.body.radius()), stroke));
+            painter.add(egui::Shape::closed_line(view.ring(b.centre, b.radius(), b.elevation_in), stroke));
+            if self.selected == Some(i) {
+                // The Silhouette's top, so its whole volume shows (what LoF is drawn to).
+                painter.add(egui::Shape::closed_line(
+                    view.ring(b.centre, b.radius(), b.top()),
+                    egui::Stroke::new(1.0, egui::Color32::YELLOW.gamma_multiply(0.7)),
+                ));
+            }
             if self.selected == Some(i) || self.prefs.all_zoc {
-                let zoc = ring(t.body.centre, t.body.radius() + crate::geometry::ZOC_RANGE_IN);
+                let zoc = view.ring(b.centre, b.radius() + crate::geometry::ZOC_RANGE_IN, b.elevation_in);
                 painter.add(egui::Shape::closed_line(zoc, egui::Stroke::new(1.5, colour.gamma_multiply(0.8))));
             }
         }
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            let (x, y) = f.image_from_screen(pos);
-            let p = cal.table_from_image(crate::vision::ImagePoint::new(x, y));
-            self.commands.push(Command::Select(trooper_at(&self.scene, p, 0.5)));
+            self.commands.push(Command::Select(view.trooper_at(&self.scene, pos, 0.5)));
         }
     }
 
@@ -462,12 +491,14 @@ impl SightlineApp {
                     ZocVerdict::TotallyInside => "totally",
                 });
                 let by: Vec<&str> = m.lof.lof.blockers().iter().map(|&b| self.scene.blocker_id(b)).collect();
-                let text = if by.is_empty() {
-                    m.lof.lof.name().to_string()
-                } else {
-                    format!("{} ({})", m.lof.lof.name(), by.join(", "))
-                };
-                ui.colored_label(plan::verdict_colour(&m.lof.lof), text);
+                let verdict = plan::verdict_text(&m.lof.lof);
+                let text = if by.is_empty() { verdict.to_string() } else { format!("{verdict} ({})", by.join(", ")) };
+                // (Wrapped to a fixed width: a long list of blockers would otherwise widen the
+                // panel, and shrink the picture, each time another trooper is selected.)
+                ui.scope(|ui| {
+                    ui.set_max_width(LOF_COLUMN_WIDTH);
+                    ui.add(egui::Label::new(egui::RichText::new(text).color(plan::verdict_colour(&m.lof.lof))).wrap());
+                });
                 ui.end_row();
             }
         });
@@ -542,7 +573,8 @@ impl SightlineApp {
             });
         });
         egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
+            // (Wrapped: a long calibration message takes a second line instead of running off.)
+            ui.horizontal_wrapped(|ui| {
                 ui.label(format!("source: {}", self.camera.status));
                 if let Some((w, h)) = self.camera.image_size() {
                     ui.separator();

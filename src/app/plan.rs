@@ -26,6 +26,14 @@ pub fn verdict_colour(l: &Lof) -> Color32 {
     }
 }
 
+/// A verdict as the app words it ("out of arc", where `sightline measure` says `out_of_arc`).
+pub fn verdict_text(l: &Lof) -> &'static str {
+    match l {
+        Lof::OutOfArc => "out of arc",
+        other => other.name(),
+    }
+}
+
 /// Mapping between table inches and screen points.
 struct Frame {
     screen: Rect,
