@@ -246,3 +246,25 @@ fn a_bad_game_file_is_refused_naming_the_file_and_line() {
     assert!(e.contains("bad.jsonl") && e.contains("line"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In a game, the trooper list says each trooper's states (an Unconscious trooper is still on
+/// the table, and a player must see it cannot act), and the measures panel its name.
+#[test]
+fn a_game_shows_troopers_states_and_names() {
+    let dir = std::env::temp_dir().join(format!("sightline-app-states-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.jsonl");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/full-order-aros.jsonl"), &path)
+        .expect("fixture copied");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("b2  S2 · unconscious");
+    h.get_by_label("b_camo  S2 · camouflaged");
+    h.get_by_label("b1  S2");
+    let name = {
+        let opened = sightline::app::game_session::GameSession::open(&path).expect("opens");
+        opened.session.game().trooper("a_lt").expect("a_lt").name.clone()
+    };
+    h.get_by_label(&name);
+    let _ = std::fs::remove_dir_all(&dir);
+}

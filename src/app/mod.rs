@@ -432,8 +432,16 @@ impl SightlineApp {
             ui.label(egui::RichText::new(format!("Side {side:?}")).color(plan::side_colour(side)).strong());
             for (i, t) in self.scene.troopers.iter().enumerate().filter(|(_, t)| t.side == side) {
                 let prone = if t.body.prone { " prone" } else { "" };
-                let label = format!("{}  S{}{prone}", t.id, t.body.silhouette.value());
-                if ui.selectable_label(self.selected == Some(i), label).clicked() {
+                let mut label = format!("{}  S{}{prone}", t.id, t.body.silhouette.value());
+                let in_game = self.game_trooper(&t.id);
+                if let Some(states) = in_game.map(states_text).filter(|s| !s.is_empty()) {
+                    label = format!("{label} · {states}");
+                }
+                let mut item = ui.selectable_label(self.selected == Some(i), label);
+                if let Some(g) = in_game {
+                    item = item.on_hover_text(&g.name);
+                }
+                if item.clicked() {
                     self.commands.push(Command::Select(Some(i)));
                 }
             }
@@ -445,6 +453,11 @@ impl SightlineApp {
         ui.checkbox(&mut self.prefs.show_cm, "Also in cm");
     }
 
+    /// In a game, the game's trooper `id` (its name and states).
+    fn game_trooper(&self, id: &str) -> Option<&crate::rules::TrooperState> {
+        self.game.as_ref().and_then(|g| g.game().trooper(id))
+    }
+
     fn measures_panel(&mut self, ui: &mut egui::Ui) {
         let Some(sel) = self.selected else {
             ui.label("Click a trooper to see what it measures.");
@@ -452,6 +465,10 @@ impl SightlineApp {
         };
         let me = &self.scene.troopers[sel];
         ui.heading(&me.id);
+        if let Some(g) = self.game_trooper(&me.id) {
+            let states = states_text(g);
+            ui.label(if states.is_empty() { g.name.clone() } else { format!("{} · {states}", g.name) });
+        }
         ui.label(
             format!(
                 "S{} · facing {:.0}° · {} arc{}",
@@ -628,6 +645,25 @@ fn banner(painter: &egui::Painter, f: &camera_view::ImageFrame, text: &str) {
         egui::FontId::proportional(17.0),
         egui::Color32::from_rgb(255, 230, 120),
     );
+}
+
+/// A trooper's states in words, Null states first ("unconscious, isolated"); Prone is left out
+/// (the list says it already, from the body).
+pub fn states_text(t: &crate::rules::TrooperState) -> String {
+    let mut states: Vec<_> = t.states.iter().filter(|&&s| s != crate::rules::State::Prone).collect();
+    states.sort_by_key(|s| !s.is_null());
+    let words = |s: &crate::rules::State| {
+        let name = format!("{s:?}");
+        let mut out = String::new();
+        for (k, c) in name.chars().enumerate() {
+            if c.is_uppercase() && k > 0 {
+                out.push(' ');
+            }
+            out.extend(c.to_lowercase());
+        }
+        out
+    };
+    states.into_iter().map(words).collect::<Vec<_>>().join(", ")
 }
 
 /// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
