@@ -498,7 +498,11 @@ impl SightlineApp {
             ui.strong("ZoC");
             ui.strong("LoF");
             ui.end_row();
-            for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
+            // Side A's troopers, then side B's (as the list on the left has them), each in the
+            // scene's order.
+            let mut rows: Vec<_> = self.pairs.pairs().iter().filter(|m| m.from == sel).collect();
+            rows.sort_by_key(|m| self.scene.troopers[m.to].side == crate::geometry::Side::B);
+            for m in rows {
                 let other = &self.scene.troopers[m.to];
                 ui.colored_label(plan::side_colour(other.side), &other.id);
                 ui.label(self.length(m.distance_in));

@@ -34,6 +34,29 @@ pub fn verdict_text(l: &Lof) -> &'static str {
     }
 }
 
+/// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
+/// fits there and overlaps nothing `taken`, else just above, below, right or left of it (the
+/// first such place inside `bounds` that overlaps nothing), else centred anyway.
+fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> Rect {
+    let gap = 2.0;
+    let centre = Rect::from_center_size(piece.center(), size);
+    let fits_inside = size.x <= piece.width() && size.y <= piece.height();
+    let beside = [
+        pos2(piece.center().x, piece.min.y - gap - size.y / 2.0),
+        pos2(piece.center().x, piece.max.y + gap + size.y / 2.0),
+        pos2(piece.max.x + gap + size.x / 2.0, piece.center().y),
+        pos2(piece.min.x - gap - size.x / 2.0, piece.center().y),
+    ]
+    .map(|c| Rect::from_center_size(c, size));
+    let free = |r: &Rect| bounds.contains_rect(*r) && !taken.iter().any(|t| t.intersects(*r));
+    fits_inside
+        .then_some(centre)
+        .filter(free)
+        .or_else(|| beside.into_iter().find(free))
+        .or_else(|| Some(centre).filter(free))
+        .unwrap_or(centre)
+}
+
 /// Mapping between table inches and screen points.
 struct Frame {
     screen: Rect,
@@ -130,16 +153,6 @@ impl PlanView<'_> {
             mesh.indices = tris;
             painter.add(Shape::mesh(mesh));
             painter.add(Shape::closed_line(pts, Stroke::new(1.5, Color32::from_gray(30))));
-            painter.text(
-                f.screen_from_table(TablePoint::new(
-                    piece.polygon.iter().map(|p| p.x).sum::<f64>() / piece.polygon.len() as f64,
-                    piece.polygon.iter().map(|p| p.y).sum::<f64>() / piece.polygon.len() as f64,
-                )),
-                egui::Align2::CENTER_CENTER,
-                format!("{} {}\"", piece.id, piece.height_in),
-                egui::FontId::proportional(11.0),
-                Color32::from_gray(20),
-            );
         }
 
         // LoF lines from the selected trooper.
@@ -212,10 +225,54 @@ impl PlanView<'_> {
             );
         }
 
+        // Terrain labels last, each where it covers no base, trooper name or other label (inside
+        // its piece when it can, else beside it), so none is hidden under a trooper on a roof.
+        let mut taken: Vec<Rect> = Vec::new();
+        for tr in &self.scene.troopers {
+            let c = f.screen_from_table(tr.body.centre);
+            let r = f.len(tr.body.radius()).max(3.0);
+            taken.push(Rect::from_center_size(c, vec2(2.0 * r, 2.0 * r)));
+            let name = painter.layout_no_wrap(tr.id.clone(), egui::FontId::proportional(12.0), Color32::WHITE);
+            taken.push(Rect::from_center_size(c + vec2(0.0, r + 8.0), name.size()));
+        }
+        for piece in &self.scene.terrain {
+            let pts: Vec<Pos2> = piece.polygon.iter().map(|&p| f.screen_from_table(p)).collect();
+            let text = format!("{} {}\"", piece.id, piece.height_in);
+            let galley = painter.layout_no_wrap(text, egui::FontId::proportional(11.0), Color32::from_gray(20));
+            let at = place_label(galley.size(), Rect::from_points(&pts), &taken, screen);
+            taken.push(at);
+            painter.galley(at.min, galley, Color32::from_gray(20));
+        }
+
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
             return Some(Command::Select(super::trooper_at(self.scene, p, 0.3)));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label goes inside its piece when it fits and is free; beside it when a trooper stands
+    /// on the piece or the piece is too thin; and never over a base.
+    #[test]
+    fn terrain_labels_avoid_bases_and_thin_pieces() {
+        let bounds = Rect::from_min_size(Pos2::ZERO, vec2(500.0, 500.0));
+        let size = vec2(40.0, 12.0);
+        let roof = Rect::from_min_size(pos2(100.0, 100.0), vec2(80.0, 80.0));
+        assert_eq!(place_label(size, roof, &[], bounds).center(), roof.center());
+        let base = Rect::from_center_size(roof.center(), vec2(20.0, 20.0));
+        let at = place_label(size, roof, &[base], bounds);
+        assert!(!at.intersects(base) && bounds.contains_rect(at), "{at:?}");
+        let wall = Rect::from_min_size(pos2(200.0, 200.0), vec2(8.0, 60.0));
+        let at = place_label(size, wall, &[], bounds);
+        assert!(!at.intersects(wall), "{at:?}");
+        // At the table's top edge, above is out: it goes below.
+        let edge = Rect::from_min_size(pos2(300.0, 0.0), vec2(8.0, 30.0));
+        let at = place_label(size, edge, &[], bounds);
+        assert!(at.min.y > edge.max.y, "{at:?}");
     }
 }
