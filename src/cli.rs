@@ -258,7 +258,8 @@ fn parse_corners(s: &str) -> Result<[crate::vision::ImagePoint; 4], CliError> {
 /// `sightline locate`: fit the calibration from the corners (and `--pairs`), then map each point given, pixels to
 /// table inches (or, with `--to-image`, inches to pixels). JSON: `points` (each `{"pixel", "table"}`), `residuals_px`
 /// (per pair: corners first, then the `--pairs` entries), `rms_px`, `max_error_in`, `corners`, `image`, `table`, and
-/// with `--snap`, `corners_clicked`.
+/// with `--snap`, `corners_clicked`; `camera`, the pinhole camera behind the calibration (`focal_px`, `hfov_deg`,
+/// `focal`: `estimated` or `assumed`, `eye` in table inches, `tilt_deg`), or null.
 pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
     use crate::vision::{Calibration, ImagePoint, PointPair, corner_pairs, snap_corner};
     let (w, d) = parse_table(&args.table)?;
@@ -307,8 +308,26 @@ pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
 
     let mut points = Vec::new();
     for (k, s) in args.points.iter().enumerate() {
-        let what = if args.to_image { "TX,TY (inches)" } else { "PX,PY (pixels)" };
-        let (x, y) = xy(s).ok_or_else(|| CliError::input(format!("point {} {s:?}: expected {what}", k + 1)))?;
+        let what = if args.to_image { "TX,TY or TX,TY,TZ (inches)" } else { "PX,PY (pixels)" };
+        let bad = || CliError::input(format!("point {} {s:?}: expected {what}", k + 1));
+        // With --to-image, a third number is a height above the table, inches: mapped through
+        // the calibration's camera (CameraPose).
+        let (xy_part, z) = match s.splitn(3, ',').nth(2) {
+            Some(z) if args.to_image => (&s[..s.len() - z.len() - 1], Some(number(z).ok_or_else(bad)?)),
+            _ => (s.as_str(), None),
+        };
+        let (x, y) = xy(xy_part).ok_or_else(bad)?;
+        if let Some(z) = z {
+            let t = TablePoint::new(x, y);
+            let pose = cal.pose().ok_or_else(|| {
+                CliError::input(format!("point {} {s:?}: no camera above the table fits this calibration", k + 1))
+            })?;
+            let pixel = pose.image_from_table_at(t, z).ok_or_else(|| {
+                CliError::input(format!("point {} {s:?}: not in front of the calibrated camera", k + 1))
+            })?;
+            points.push(json!({"pixel": [r3z(pixel.x), r3z(pixel.y)], "table": [r3z(x), r3z(y), r3z(z)]}));
+            continue;
+        }
         let (pixel, table) = if args.to_image {
             let t = TablePoint::new(x, y);
             (cal.image_from_table(t), t)
@@ -331,6 +350,19 @@ pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
         "rms_px": r3(cal.rms_px()),
         "max_error_in": r3(cal.max_error_in()),
     });
+    out["camera"] = match cal.pose() {
+        Some(pose) => json!({
+            "focal_px": r3(pose.focal_px()),
+            "hfov_deg": r3(pose.hfov_deg(f64::from(size.0))),
+            "focal": match pose.focal() {
+                crate::vision::Focal::Estimated => "estimated",
+                crate::vision::Focal::Assumed => "assumed",
+            },
+            "eye": pose.eye().map(r3z),
+            "tilt_deg": r3(pose.tilt_deg()),
+        }),
+        None => Value::Null,
+    };
     if args.snap_px.is_some() {
         out["corners_clicked"] = clicked.iter().map(|c| json!([r3z(c.x), r3z(c.y)])).collect();
     }

@@ -77,7 +77,7 @@ enum Command {
         /// How far from the given corner `--snap` looks, pixels.
         #[arg(long, value_name = "PX", default_value_t = 6.0)]
         snap_radius: f64,
-        /// The points to map: PX,PY pixels (TX,TY inches with --to-image; put negative ones after `--`).
+        /// The points to map: PX,PY pixels (TX,TY inches with --to-image, or TX,TY,TZ for a point TZ inches above the table; put negative ones after `--`).
         #[arg(value_name = "PX,PY")]
         points: Vec<String>,
     },

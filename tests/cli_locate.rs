@@ -234,3 +234,32 @@ fn bad_input_exits_2_naming_the_argument_or_point() {
     let err = run(&["--image", &photo, "--table", "48x48", "--corners", &flat, "--snap"]);
     assert!(err.contains("--snap: corner 1 (0,0): no corner within 6 px"), "{err}");
 }
+
+/// The camera behind the calibration comes out of the four corners (the standard camera: 1000 px
+/// focal length, at (14, −26, 36)"), and `--to-image TX,TY,TZ` places a point TZ inches above the
+/// table where that camera shows it.
+#[test]
+fn the_camera_and_raised_points_come_out_of_the_corners() {
+    let cam = Camera::standard();
+    let corners = corners_arg(&cam.corners(48.0, 48.0));
+    let (code, v, err) =
+        locate(&["--image", &photo(), "--table", "48x48", "--corners", &corners, "--to-image", "24,24,5", "10,30"]);
+    assert_eq!(code, 0, "{err}");
+    let c = &v["camera"];
+    assert_eq!(c["focal"], "estimated");
+    assert!((c["focal_px"].as_f64().expect("focal_px") - 1000.0).abs() < 0.5, "{c}");
+    let eye: Vec<f64> = c["eye"].as_array().expect("eye").iter().filter_map(Value::as_f64).collect();
+    for (got, want) in eye.iter().zip([14.0, -26.0, 36.0]) {
+        assert!((got - want).abs() < 0.01, "{c}");
+    }
+    let raised = &v["points"][0];
+    assert_eq!(raised["table"], serde_json::json!([24.0, 24.0, 5.0]));
+    let (u, w) = xy(&raised["pixel"]);
+    let truth = cam.project3([24.0, 24.0, 5.0]);
+    assert!((u - truth.x).abs() < 0.01 && (w - truth.y).abs() < 0.01, "{raised} vs {truth:?}");
+    // A height that is not a number is refused, naming the point.
+    let (code, _, err) =
+        locate(&["--image", &photo(), "--table", "48x48", "--corners", &corners, "--to-image", "24,24,high"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("point 1 \"24,24,high\""), "{err}");
+}
