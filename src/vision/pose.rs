@@ -187,39 +187,26 @@ mod tests {
 
     type V3 = [f64; 3];
 
-    fn sub(a: V3, b: V3) -> V3 {
-        [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-    }
-    fn dot(a: V3, b: V3) -> f64 {
-        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-    }
-    fn cross(a: V3, b: V3) -> V3 {
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    }
-    fn unit(a: V3) -> V3 {
-        let n = dot(a, a).sqrt();
-        [a[0] / n, a[1] / n, a[2] / n]
-    }
-
     /// A pinhole camera at `eye` looking at `target` (table inches), focal `f` pixels, principal
     /// point at the centre of a 1280×720 picture: the truth the pose is checked against.
     struct Pinhole {
-        eye: V3,
-        axes: [V3; 3],
+        eye: Vector3<f64>,
+        axes: [Vector3<f64>; 3],
         f: f64,
     }
 
     impl Pinhole {
         fn new(eye: V3, target: V3, f: f64) -> Self {
-            let forward = unit(sub(target, eye));
+            let eye = Vector3::from(eye);
+            let forward = (Vector3::from(target) - eye).normalize();
             // (A camera looking straight down takes +y as its "up" on the picture.)
-            let right = if forward[2].abs() > 0.999 { [1.0, 0.0, 0.0] } else { unit(cross(forward, [0.0, 0.0, 1.0])) };
-            let down = cross(forward, right);
+            let right = if forward.z.abs() > 0.999 { Vector3::x() } else { forward.cross(&Vector3::z()).normalize() };
+            let down = forward.cross(&right);
             Self { eye, axes: [right, down, forward], f }
         }
         fn project(&self, p: V3) -> ImagePoint {
-            let d = sub(p, self.eye);
-            let c = self.axes.map(|a| dot(a, d));
+            let d = Vector3::from(p) - self.eye;
+            let c = self.axes.map(|a| a.dot(&d));
             ImagePoint::new(640.0 + self.f * c[0] / c[2], 360.0 + self.f * c[1] / c[2])
         }
         fn calibration(&self, jitter: [(f64, f64); 4]) -> Calibration {
