@@ -70,8 +70,16 @@ pub enum Command {
 }
 
 /// The widest the LoF column of the measures panel gets, screen points: longer lists of
-/// blockers wrap.
+/// blockers wrap (narrower in a narrow panel, down to `MIN_LOF_COLUMN_WIDTH`).
 const LOF_COLUMN_WIDTH: f32 = 150.0;
+/// The narrowest the LoF column gets, screen points.
+const MIN_LOF_COLUMN_WIDTH: f32 = 70.0;
+/// What the measures panel's distance and ZoC columns and the spacing take beside the names,
+/// screen points, about.
+const DISTANCE_ZOC_WIDTH: f32 = 128.0;
+/// The most of the window's width the measures panel takes, so a small window keeps room for
+/// the picture.
+const MEASURES_MAX_SHARE: f32 = 0.3;
 
 /// The app's state: preferences, the scene and what is derived from it.
 pub struct SightlineApp {
@@ -492,6 +500,16 @@ impl SightlineApp {
             }
         }
         ui.separator();
+        // The LoF column takes what the names, distances and ZoC leave of the panel.
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let names = self
+            .scene
+            .troopers
+            .iter()
+            .map(|t| ui.painter().layout_no_wrap(t.id.clone(), font.clone(), egui::Color32::WHITE).size().x)
+            .fold(0.0, f32::max);
+        let lof_width =
+            (ui.available_width() - names - DISTANCE_ZOC_WIDTH).clamp(MIN_LOF_COLUMN_WIDTH, LOF_COLUMN_WIDTH);
         egui::Grid::new("pairs").striped(true).num_columns(4).show(ui, |ui| {
             ui.strong("to");
             ui.strong("distance");
@@ -517,7 +535,7 @@ impl SightlineApp {
                 // (Wrapped to a fixed width: a long list of blockers would otherwise widen the
                 // panel, and shrink the picture, each time another trooper is selected.)
                 ui.scope(|ui| {
-                    ui.set_max_width(LOF_COLUMN_WIDTH);
+                    ui.set_max_width(lof_width);
                     ui.add(egui::Label::new(egui::RichText::new(text).color(plan::verdict_colour(&m.lof.lof))).wrap());
                 });
                 ui.end_row();
@@ -615,9 +633,12 @@ impl SightlineApp {
         egui::Panel::left("troopers")
             .default_size(170.0)
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
+        let window = ui.ctx().content_rect().width();
         egui::Panel::right("measures")
-            .default_size(330.0)
-            .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.measures_panel(ui)));
+            .default_size(330.0_f32.min((window * MEASURES_MAX_SHARE).max(300.0)))
+            .max_size((window * MEASURES_MAX_SHARE).max(300.0))
+            // (Both ways: in the narrowest panel a long trooper name still scrolls, not clips.)
+            .show(ui, |ui| egui::ScrollArea::both().show(ui, |ui| self.measures_panel(ui)));
         egui::CentralPanel::default().show(ui, |ui| {
             if self.prefs.view == View::Camera {
                 self.camera_ui(ui);
