@@ -127,7 +127,7 @@ pub struct TableOnPicture<'a> {
 impl TableOnPicture<'_> {
     /// Screen position of table point `p` at `z_in` inches above the table; `None` when it is
     /// not in front of the camera.
-    pub fn screen_at(&self, p: crate::geometry::TablePoint, z_in: f64) -> Option<Pos2> {
+    pub fn screen_from_table(&self, p: crate::geometry::TablePoint, z_in: f64) -> Option<Pos2> {
         let q = match self.cal.pose() {
             Some(pose) => pose.image_from_table_at(p, z_in)?,
             None => self.cal.image_from_table(p),
@@ -136,7 +136,7 @@ impl TableOnPicture<'_> {
     }
 
     /// The point at `z_in` inches above the table under screen position `s`, table inches.
-    pub fn table_at(&self, s: Pos2, z_in: f64) -> Option<crate::geometry::TablePoint> {
+    pub fn table_from_screen(&self, s: Pos2, z_in: f64) -> Option<crate::geometry::TablePoint> {
         let (x, y) = self.frame.image_from_screen(s);
         let q = crate::vision::ImagePoint::new(x, y);
         match self.cal.pose() {
@@ -150,7 +150,7 @@ impl TableOnPicture<'_> {
     pub fn ring(&self, c: crate::geometry::TablePoint, r: f64, z_in: f64) -> Vec<Pos2> {
         (0..48)
             .filter_map(|k| {
-                self.screen_at(c + crate::geometry::TablePoint::from_angle_deg(7.5 * k as f64).scale(r), z_in)
+                self.screen_from_table(c + crate::geometry::TablePoint::from_angle_deg(7.5 * k as f64).scale(r), z_in)
             })
             .collect()
     }
@@ -158,17 +158,7 @@ impl TableOnPicture<'_> {
     /// The trooper whose base a click at screen position `s` falls on (within `tolerance_in`
     /// inches of its edge), each base looked for at its own height; the nearest if several.
     pub fn trooper_at(&self, scene: &crate::geometry::Scene, s: Pos2, tolerance_in: f64) -> Option<usize> {
-        scene
-            .troopers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                let p = self.table_at(s, t.body.elevation_in)?;
-                Some((i, t.body.centre.dist(p) - t.body.radius()))
-            })
-            .filter(|&(_, d)| d <= tolerance_in)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _)| i)
+        super::nearest_base(scene, tolerance_in, |t| self.table_from_screen(s, t.body.elevation_in))
     }
 }
 
@@ -301,14 +291,15 @@ impl Calibrator {
         self.calibration.as_ref().map(|c| {
             let worst_px = c.residuals_px().iter().copied().fold(0.0, f64::max);
             let camera = match c.pose() {
-                Some(p) if p.focal() == crate::vision::Focal::Estimated => {
-                    format!("; camera {:.0}° across, {:.0}\" up", p.hfov_deg(f64::from(c.image_size().0)), p.eye()[2])
+                Some(p) => {
+                    let (across, up) = (p.hfov_deg(f64::from(c.image_size().0)), p.eye()[2]);
+                    match p.focal() {
+                        crate::vision::Focal::Estimated => format!("; camera {across:.0}° across, {up:.0}\" up"),
+                        crate::vision::Focal::Assumed => {
+                            format!("; camera looks almost straight down: {across:.0}° across assumed, {up:.0}\" up")
+                        }
+                    }
                 }
-                Some(p) => format!(
-                    "; camera looks almost straight down: {:.0}° across assumed, {:.0}\" up",
-                    p.hfov_deg(f64::from(c.image_size().0)),
-                    p.eye()[2]
-                ),
                 None => "; no camera fits it: heights left out of the picture".to_string(),
             };
             format!(

@@ -354,7 +354,7 @@ impl SightlineApp {
         let (w, d) = (self.scene.table.width, self.scene.table.depth);
         let corners: Vec<egui::Pos2> = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)]
             .iter()
-            .filter_map(|&(x, y)| view.screen_at(crate::geometry::TablePoint::new(x, y), 0.0))
+            .filter_map(|&(x, y)| view.screen_from_table(crate::geometry::TablePoint::new(x, y), 0.0))
             .collect();
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
         if let Some(sel) = self.selected {
@@ -363,7 +363,9 @@ impl SightlineApp {
                 match m.lof.witness {
                     // The witness: one unblocked line, drawn where it runs in the picture.
                     Some([a, b]) => {
-                        if let (Some(a), Some(b)) = (view.screen_at(a.plan(), a.z), view.screen_at(b.plan(), b.z)) {
+                        if let (Some(a), Some(b)) =
+                            (view.screen_from_table(a.plan(), a.z), view.screen_from_table(b.plan(), b.z))
+                        {
                             painter.line_segment([a, b], egui::Stroke::new(2.0, colour));
                         }
                     }
@@ -371,7 +373,7 @@ impl SightlineApp {
                     None if matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) => {
                         let mid = |k: usize| {
                             let b = &self.scene.troopers[k].body;
-                            view.screen_at(b.centre, b.elevation_in + b.height() / 2.0)
+                            view.screen_from_table(b.centre, b.elevation_in + b.height() / 2.0)
                         };
                         if let (Some(a), Some(b)) = (mid(m.from), mid(m.to)) {
                             painter.extend(egui::Shape::dashed_line(
@@ -633,10 +635,10 @@ impl SightlineApp {
         egui::Panel::left("troopers")
             .default_size(170.0)
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
-        let window = ui.ctx().content_rect().width();
+        let widest = (ui.ctx().content_rect().width() * MEASURES_MAX_SHARE).max(300.0);
         egui::Panel::right("measures")
-            .default_size(330.0_f32.min((window * MEASURES_MAX_SHARE).max(300.0)))
-            .max_size((window * MEASURES_MAX_SHARE).max(300.0))
+            .default_size(330.0_f32.min(widest))
+            .max_size(widest)
             // (Both ways: in the narrowest panel a long trooper name still scrolls, not clips.)
             .show(ui, |ui| egui::ScrollArea::both().show(ui, |ui| self.measures_panel(ui)));
         egui::CentralPanel::default().show(ui, |ui| {
@@ -677,27 +679,30 @@ fn banner(painter: &egui::Painter, f: &camera_view::ImageFrame, text: &str) {
 pub fn states_text(t: &crate::rules::TrooperState) -> String {
     let mut states: Vec<_> = t.states.iter().filter(|&&s| s != crate::rules::State::Prone).collect();
     states.sort_by_key(|s| !s.is_null());
+    // The names game files give the states ("suppressive_fire"), in words.
     let words = |s: &crate::rules::State| {
-        let name = format!("{s:?}");
-        let mut out = String::new();
-        for (k, c) in name.chars().enumerate() {
-            if c.is_uppercase() && k > 0 {
-                out.push(' ');
-            }
-            out.extend(c.to_lowercase());
-        }
-        out
+        serde_json::to_value(s).ok().and_then(|v| v.as_str().map(|w| w.replace('_', " "))).unwrap_or_default()
     };
     states.into_iter().map(words).collect::<Vec<_>>().join(", ")
 }
 
 /// The trooper whose base is nearest table point `p`, if within `tolerance_in` of its edge (a click).
 fn trooper_at(scene: &Scene, p: crate::geometry::TablePoint, tolerance_in: f64) -> Option<usize> {
+    nearest_base(scene, tolerance_in, |_| Some(p))
+}
+
+/// The trooper whose base edge is nearest the point `click(trooper)` gives for it (where a click
+/// lands at that trooper's height; `None`: nowhere), if within `tolerance_in` inches.
+fn nearest_base(
+    scene: &Scene,
+    tolerance_in: f64,
+    click: impl Fn(&crate::geometry::SceneTrooper) -> Option<crate::geometry::TablePoint>,
+) -> Option<usize> {
     scene
         .troopers
         .iter()
         .enumerate()
-        .map(|(i, t)| (i, t.body.centre.dist(p) - t.body.radius()))
+        .filter_map(|(i, t)| Some((i, t.body.centre.dist(click(t)?) - t.body.radius())))
         .filter(|&(_, d)| d <= tolerance_in)
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(i, _)| i)

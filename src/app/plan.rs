@@ -36,7 +36,7 @@ pub fn verdict_text(l: &Lof) -> &'static str {
 
 /// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
 /// fits there and overlaps nothing `taken`, else just above, below, right or left of it (the
-/// first such place inside `bounds` that overlaps nothing), else centred anyway.
+/// first such place inside `bounds` that overlaps nothing), else centred.
 fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> Rect {
     let gap = 2.0;
     let centre = Rect::from_center_size(piece.center(), size);
@@ -49,12 +49,7 @@ fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> R
     ]
     .map(|c| Rect::from_center_size(c, size));
     let free = |r: &Rect| bounds.contains_rect(*r) && !taken.iter().any(|t| t.intersects(*r));
-    fits_inside
-        .then_some(centre)
-        .filter(free)
-        .or_else(|| beside.into_iter().find(free))
-        .or_else(|| Some(centre).filter(free))
-        .unwrap_or(centre)
+    fits_inside.then_some(centre).filter(free).or_else(|| beside.into_iter().find(free)).unwrap_or(centre)
 }
 
 /// Mapping between table inches and screen points.

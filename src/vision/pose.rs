@@ -74,19 +74,14 @@ impl CameraPose {
         }
         let (cx, cy) = (w / 2.0, ht / 2.0);
         let assumed = w / 2.0 / (ASSUMED_HFOV_DEG.to_radians() / 2.0).tan();
-        let (focal_px, focal) = match estimate_focal(h, (cx, cy), w) {
-            Some(f) => {
-                let pose = Self::with_focal(h, (cx, cy), f, Focal::Estimated)?;
-                let hfov = 2.0 * (w / 2.0 / f).atan().to_degrees();
-                let plausible = (PLAUSIBLE_HFOV_DEG.0..=PLAUSIBLE_HFOV_DEG.1).contains(&hfov);
-                if plausible && pose.tilt_deg() >= MIN_TILT_FOR_FOCAL_DEG {
-                    return Some(pose);
-                }
-                (assumed, Focal::Assumed)
+        if let Some(f) = estimate_focal(h, (cx, cy), w) {
+            let pose = Self::with_focal(h, (cx, cy), f, Focal::Estimated)?;
+            let plausible = (PLAUSIBLE_HFOV_DEG.0..=PLAUSIBLE_HFOV_DEG.1).contains(&pose.hfov_deg(w));
+            if plausible && pose.tilt_deg() >= MIN_TILT_FOR_FOCAL_DEG {
+                return Some(pose);
             }
-            None => (assumed, Focal::Assumed),
-        };
-        Self::with_focal(h, (cx, cy), focal_px, focal)
+        }
+        Self::with_focal(h, (cx, cy), assumed, Focal::Assumed)
     }
 
     fn with_focal(h: &Matrix3<f64>, (cx, cy): (f64, f64), f: f64, focal: Focal) -> Option<Self> {
