@@ -4,7 +4,8 @@
 //! validation, an unknown trooper id).
 
 use crate::geometry::{
-    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, route_events, table_side_problem, visibility_polygon,
+    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, route_events, table_side_problem, terrain_crossings,
+    visibility_polygon,
 };
 use serde_json::{Value, json};
 use std::path::Path;
@@ -95,7 +96,19 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
                     })
                 })
                 .collect();
-            json!({"trooper": t.id, "length": r3(length), "path": pts.iter().map(|&p| pt(p)).collect::<Vec<_>>(), "events": events})
+            let crossings: Vec<Value> = terrain_crossings(&t.body, &t.route, &scene.terrain)
+                .iter()
+                .map(|c| {
+                    json!({
+                        "terrain": scene.terrain[c.piece].id,
+                        "rise": r3(c.rise_in),
+                        "vault": c.vaultable,
+                        "stretches": c.stretches.iter().map(stretch).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({"trooper": t.id, "length": r3(length), "path": pts.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
+                   "events": events, "crosses": crossings})
         })
         .collect();
     let mut out = json!({

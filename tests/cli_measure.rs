@@ -62,6 +62,35 @@ fn measure_names_blockers_and_reports_routes() {
 }
 
 #[test]
+fn routes_name_the_terrain_they_pass_into_and_whether_it_may_be_vaulted() {
+    let (code, v, err) = measure(&[&scene_path("movement.json")]);
+    assert_eq!(code, 0, "{err}");
+    let routes = v["routes"].as_array().expect("routes");
+    let route = |id: &str| routes.iter().find(|r| r["trooper"] == id).unwrap_or_else(|| panic!("no route of {id}"));
+    // a1 (S2, at x = 6) walks east along y = 10 over a 1" crate (x 12–14) and into a 3" wall
+    // (x 20–21). Its base counts as in a footprint once it reaches 0.1" (MOVE_CONTACT_SLACK_IN)
+    // into it: when its centre is 12.5 mm − 0.1" short of the piece.
+    let reach = 12.5 / 25.4 - sightline::geometry::MOVE_CONTACT_SLACK_IN;
+    let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+    let crosses = route("a1")["crosses"].as_array().expect("crosses");
+    assert_eq!(crosses.len(), 2, "{crosses:?}");
+    assert_eq!(
+        (&crosses[0]["terrain"], &crosses[0]["vault"], &crosses[0]["rise"]),
+        (&"crate".into(), &true.into(), &1.0.into())
+    );
+    assert_eq!(crosses[0]["stretches"][0]["from"], r3(12.0 - 6.0 - reach));
+    assert_eq!(crosses[0]["stretches"][0]["to"], r3(14.0 - 6.0 + reach));
+    assert_eq!(
+        (&crosses[1]["terrain"], &crosses[1]["vault"], &crosses[1]["rise"]),
+        (&"wall".into(), &false.into(), &3.0.into())
+    );
+    assert_eq!(crosses[1]["stretches"][0]["from"], r3(20.0 - 6.0 - reach));
+    assert_eq!(crosses[1]["stretches"][0]["start"], serde_json::json!([r3(20.0 - reach), 10.0]));
+    // a2 goes round the wall's end: nothing in its way.
+    assert_eq!(route("a2")["crosses"], serde_json::json!([]));
+}
+
+#[test]
 fn a_bad_scene_exits_2_naming_the_file_and_field() {
     let dir = std::env::temp_dir().join(format!("sightline-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp dir");

@@ -98,6 +98,26 @@ fn rejected_declarations_name_the_rule_and_replay_goes_on() {
 }
 
 #[test]
+fn moves_too_long_or_through_a_wall_are_refused_naming_the_rule() {
+    // a1 (MOV 4-2) at (16, 10), a 3" wall at x 20–21: 8" is too far, 4" straight into the wall
+    // passes into it, 4" round a corner is a Move; then 2.5" is too far for the second Move, 2" is
+    // not.
+    let (code, lines, _) = replay(&[&path("movement.jsonl")]);
+    assert_eq!(code, 1);
+    let rejected: Vec<(&Value, &Value)> =
+        lines.iter().filter(|l| l["result"] == "rejected").map(|l| (&l["index"], &l["rule"])).collect();
+    let want = [(3, "Move"), (4, "General Movement Rules"), (7, "Move")];
+    assert_eq!(rejected.len(), want.len(), "{rejected:?}");
+    for ((i, rule), (wi, wrule)) in rejected.iter().zip(want) {
+        assert_eq!((i.as_u64(), rule.as_str()), (Some(wi), Some(wrule)));
+    }
+    let (_, at, _) = replay(&[&path("movement.jsonl"), "--at", "10"]);
+    let a1 = at[0]["troopers"].as_array().and_then(|t| t.iter().find(|t| t["id"] == "a1")).expect("a1");
+    assert_eq!((&a1["position"]["x"], &a1["position"]["y"]), (&19.0.into(), &13.0.into()));
+    assert_eq!(a1["mov"], serde_json::json!([4.0, 2.0]));
+}
+
+#[test]
 fn at_n_prints_the_full_state_after_event_n() {
     let (code, lines, _) = replay(&[&path("full-order-aros.jsonl"), "--at", "4"]);
     assert_eq!(code, 0);

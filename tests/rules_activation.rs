@@ -27,7 +27,17 @@ fn activated() -> sightline::rules::Game {
 }
 
 fn mv(to: [f64; 2]) -> serde_json::Value {
-    json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": [to]}]})
+    mv_via(&[to])
+}
+
+fn mv_via(route: &[[f64; 2]]) -> serde_json::Value {
+    json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": route}]})
+}
+
+/// Out past the wall's end, clear of it (a straight line from (10, 10) to (25, 25) cuts its
+/// corner, which the General Movement Rules refuse).
+fn round_the_wall() -> serde_json::Value {
+    mv_via(&[[17.0, 23.0], [25.0, 25.0]])
 }
 
 fn close() -> serde_json::Value {
@@ -190,7 +200,7 @@ fn faq_lof_requirements_are_checked_when_declaring_the_skill() {
 #[test]
 fn all_at_once_move_then_attack_from_any_point_of_the_route() {
     // Move out past the wall's end, then shoot `hidden` — LoF from a point of the route counts.
-    let g = run(&activated(), vec![mv([25.0, 25.0]), close()]);
+    let g = run(&activated(), vec![round_the_wall(), close()]);
     ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["hidden"]}));
 }
 
@@ -401,7 +411,7 @@ fn faq_direct_template_only_from_a_point_already_reached() {
         Rule::LineOfFire,
     );
     // Move first (out past the wall's end), attack second: from the route.
-    let g = run(&g, vec![mv([25.0, 25.0]), close()]);
+    let g = run(&g, vec![round_the_wall(), close()]);
     let g =
         ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["hidden"], "template_hits": ["hidden"]}));
     // (`hidden` saw the move in window 1 and let its ARO go: the template gives it no second one.)

@@ -21,6 +21,7 @@
 mod body;
 mod lof;
 mod measure;
+mod movement;
 mod route;
 mod scene;
 mod segment;
@@ -34,6 +35,7 @@ pub use lof::{
     Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, ViewerCaches, line_of_fire, may_block,
 };
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
+pub use movement::{MOVE_CONTACT_SLACK_IN, TerrainCrossing, terrain_crossings};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
 pub(crate) use scene::from_json_at;
 pub use scene::{

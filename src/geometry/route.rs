@@ -67,13 +67,13 @@ impl RouteEvents {
 }
 
 /// A polyline with cumulative lengths.
-struct Polyline<'a> {
-    pts: &'a [TablePoint],
-    cum: Vec<f64>,
+pub(super) struct Polyline<'a> {
+    pub(super) pts: &'a [TablePoint],
+    pub(super) cum: Vec<f64>,
 }
 
 impl<'a> Polyline<'a> {
-    fn new(pts: &'a [TablePoint]) -> Self {
+    pub(super) fn new(pts: &'a [TablePoint]) -> Self {
         let mut cum = vec![0.0];
         for w in pts.windows(2) {
             let last = cum.last().copied().unwrap_or(0.0);
@@ -82,11 +82,11 @@ impl<'a> Polyline<'a> {
         Self { pts, cum }
     }
 
-    fn length(&self) -> f64 {
+    pub(super) fn length(&self) -> f64 {
         self.cum.last().copied().unwrap_or(0.0)
     }
 
-    fn at(&self, s: f64) -> TablePoint {
+    pub(super) fn at(&self, s: f64) -> TablePoint {
         let i = self.cum.partition_point(|&c| c <= s).clamp(1, self.pts.len().max(2) - 1);
         if self.pts.len() < 2 {
             return self.pts.first().copied().unwrap_or_default();
@@ -96,7 +96,7 @@ impl<'a> Polyline<'a> {
         self.pts[i - 1].lerp(self.pts[i], t)
     }
 
-    fn stretch(&self, a: f64, b: f64) -> Stretch {
+    pub(super) fn stretch(&self, a: f64, b: f64) -> Stretch {
         Stretch { from_in: a, to_in: b, start: self.at(a), end: self.at(b) }
     }
 }

@@ -7,6 +7,10 @@
 /// Lieutenant's "+1 Command Token" option.
 pub const COMMAND_TOKENS_PER_GAME: u32 = 4;
 
+/// `DODGE_MOVE_IN` (digest §3 "Dodge movement", ⚠️: N3 allowed up to 2"; the N4 value was not
+/// confirmed): how far a Dodge may move the trooper, inches.
+pub const DODGE_MOVE_IN: f64 = 2.0;
+
 /// Number of Game Rounds (digest §8, ✅).
 pub const ROUNDS: u32 = 3;
 

@@ -13,9 +13,11 @@
 use super::assumptions as assume;
 use super::fireteam::{self, Fireteam, FireteamKind};
 use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setup, SetupError, State, Training};
-use super::skills::{self, SkillKind};
+use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
-use crate::geometry::{Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, line_of_fire, route_events, zoc};
+use crate::geometry::{
+    Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, line_of_fire, route_events, terrain_crossings, zoc,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc as Shared;
@@ -80,6 +82,19 @@ pub enum Rule {
     /// Camouflaged State: a marker cannot be attacked until Discovered (digest §6).
     #[serde(rename = "Camouflaged State")]
     Camouflage,
+    /// Move: how far (N4 Move, MOV values; digest §3).
+    #[serde(rename = "Move")]
+    Move,
+    /// Cautious Movement: how far (N4 Cautious Movement: the first MOV value).
+    #[serde(rename = "Cautious Movement")]
+    CautiousMovement,
+    /// Dodge: how far (assumption `DODGE_MOVE_IN`).
+    #[serde(rename = "Dodge")]
+    Dodge,
+    /// General Movement Rules: what a route may pass over (obstacles no taller than the
+    /// Silhouette; taller ones need Climb or Jump).
+    #[serde(rename = "General Movement Rules")]
+    GeneralMovement,
     /// The event names something that does not exist, or is not on the table.
     #[serde(rename = "Bad input")]
     BadInput,
@@ -108,6 +123,10 @@ impl Rule {
             Rule::Peripheral => "Peripheral",
             Rule::LineOfFire => "Line of Fire",
             Rule::Camouflage => "Camouflaged State",
+            Rule::Move => "Move",
+            Rule::CautiousMovement => "Cautious Movement",
+            Rule::Dodge => "Dodge",
+            Rule::GeneralMovement => "General Movement Rules",
             Rule::BadInput => "Bad input",
         }
     }
@@ -121,6 +140,21 @@ pub struct Rejection {
     pub rule: Rule,
     /// What was wrong.
     pub reason: String,
+}
+
+/// How much longer than the skill allows a route may measure and still be accepted, inches:
+/// only the rounding of adding up its legs — "up to" the MOV value means up to it.
+pub const MOVE_LENGTH_SLACK_IN: f64 = 1e-6;
+
+/// A MOV Attribute as the profile prints it ("4-4", "6-2", "2.5-2.5").
+fn mov_text(m: [f64; 2]) -> String {
+    format!("{}-{}", inches(m[0]), inches(m[1]))
+}
+
+/// Inches for people: whole numbers without decimals, others to 3 decimals at most.
+fn inches(v: f64) -> String {
+    let r = (v * 1000.0).round() / 1000.0;
+    if r == r.trunc() { format!("{r:.0}") } else { format!("{r}") }
 }
 
 fn reject<T>(rule: Rule, reason: impl Into<String>) -> Result<T, Rejection> {
@@ -509,6 +543,8 @@ pub struct TrooperState {
     pub training: Training,
     /// Army points.
     pub points: u32,
+    /// The MOV Attribute (first, second value), inches, if the list gives it.
+    pub mov: Option<[f64; 2]>,
     /// Abilities.
     pub abilities: Vec<Ability>,
     /// The Lieutenant option it was listed with.
@@ -631,6 +667,7 @@ impl Game {
                 silhouette: t.silhouette,
                 training: t.training,
                 points: t.points,
+                mov: t.mov,
                 abilities: t.abilities.clone(),
                 lieutenant_option: t.lieutenant_option,
                 peripheral_of: t.peripheral_of.clone(),
@@ -1635,6 +1672,7 @@ impl Game {
                     Placement { x, y, facing: 0.0, elevation: 0.0 }
                 }
             };
+            self.check_move_route(skill, &order, i, cur, &route)?;
             let mut last = (cur.x, cur.y);
             let mut facing = cur.facing;
             for &p in &route {
@@ -1710,6 +1748,84 @@ impl Game {
         } else {
             o.eligible_1 = eligible;
             o.step = OrderStep::AroWindow1;
+        }
+        Ok(())
+    }
+
+    /// Refuse a declared route that goes further than the skill allows (N4 Move: the first MOV
+    /// value, the second for a second Move in the Order; Cautious Movement: the first;
+    /// `DODGE_MOVE_IN` for a Dodge), or whose base passes into terrain taller than the trooper's
+    /// Silhouette with a skill that cannot go over it (N4 General Movement Rules: obstacles no
+    /// taller are vaulted; taller ones need Climb or Jump). The length is the base's path from
+    /// `from` (where it stands, or where it enters the table) through `route`, inches: every
+    /// point of a base travels it when the base moves without turning (N4 "Moving and
+    /// Measuring": always measured from the same point of the base).
+    fn check_move_route(
+        &self,
+        skill: &skills::Skill,
+        order: &Activation,
+        i: usize,
+        from: Placement,
+        route: &[(f64, f64)],
+    ) -> Result<(), Rejection> {
+        let t = &self.troopers[i];
+        let mut pts = vec![from.point()];
+        pts.extend(route.iter().map(|&(x, y)| TablePoint::new(x, y)));
+        let length: f64 = pts.windows(2).map(|w| w[0].dist(w[1])).sum();
+        let earlier_moves = order.skills.iter().filter(|s| s.skill == skill.id).count();
+        let limit = match (skill.reach, t.mov) {
+            (Reach::MovValues, Some(m)) => {
+                let (k, which) = if earlier_moves == 0 { (0, "first") } else { (1, "second") };
+                Some((
+                    Rule::Move,
+                    m[k],
+                    format!("in its {which} Move; its MOV is {}, so at most {}\"", mov_text(m), inches(m[k])),
+                ))
+            }
+            (Reach::FirstMov, Some(m)) => Some((
+                Rule::CautiousMovement,
+                m[0],
+                format!(
+                    "in Cautious Movement; its MOV is {}, so at most the first value, {}\"",
+                    mov_text(m),
+                    inches(m[0])
+                ),
+            )),
+            (Reach::Dodge, _) => Some((
+                Rule::Dodge,
+                assume::DODGE_MOVE_IN,
+                format!("in a Dodge; a Dodge moves at most {}\"", inches(assume::DODGE_MOVE_IN)),
+            )),
+            _ => None,
+        };
+        if let Some((rule, most, why)) = limit
+            && length > most + MOVE_LENGTH_SLACK_IN
+        {
+            return reject(rule, format!("{} would move {length:.3}\" {why}", t.id));
+        }
+        if skill.over_obstacles {
+            return Ok(());
+        }
+        let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
+        let route: Vec<TablePoint> = pts[1..].to_vec();
+        if let Some(c) = terrain_crossings(&body, &route, &self.terrain).into_iter().find(|c| !c.vaultable) {
+            let piece = &self.terrain[c.piece];
+            let s = c.stretches[0];
+            return reject(
+                Rule::GeneralMovement,
+                format!(
+                    "{}'s base would pass into {} from {:.3}\" to {:.3}\" along its route: it rises {}\" above the base, \
+                     more than its S{} Silhouette's {:.2}\"; {} cannot cross it (go around, or declare Climb or Jump)",
+                    t.id,
+                    piece.id,
+                    s.from_in,
+                    s.to_in,
+                    inches(c.rise_in),
+                    t.silhouette.value(),
+                    t.silhouette.height_in(),
+                    skill.name,
+                ),
+            );
         }
         Ok(())
     }

@@ -146,6 +146,10 @@ pub struct TrooperSetup {
     /// Army points (for the Retreat! check).
     #[serde(default)]
     pub points: u32,
+    /// The MOV Attribute, inches: the first value for the first Move of an Order, the second for
+    /// a second one (digest §3, N4 Move). Without it, move distances are not checked.
+    #[serde(default)]
+    pub mov: Option<[f64; 2]>,
     /// Abilities that change Orders or AROs.
     #[serde(default)]
     pub abilities: Vec<Ability>,
@@ -360,6 +364,14 @@ impl Setup {
                     }
                     if t.lieutenant_option.is_some() && !t.has(Ability::Lieutenant) {
                         return Err(err(f, "a Lieutenant option on a trooper that is not the Lieutenant"));
+                    }
+                    if let Some(m) = t.mov
+                        && !m.iter().all(|v| v.is_finite() && *v >= 0.0)
+                    {
+                        return Err(err(
+                            format!("{f}.mov"),
+                            format!("[{}, {}]: MOV values are inches, 0 or more", m[0], m[1]),
+                        ));
                     }
                     if let Some(p) = &t.position {
                         if !(p.x.is_finite() && p.y.is_finite() && p.facing.is_finite() && p.elevation.is_finite()) {

@@ -31,6 +31,22 @@ pub enum Confidence {
     Unconfirmed,
 }
 
+/// How far a movement skill may take the trooper: its route's length is checked against it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// Not checked: not a movement skill, or one that goes up and down (Climb, Jump: routes are
+    /// flat, assumption `ROUTE_LEVEL`).
+    Unchecked,
+    /// Move (✅ N4 Move): up to the first MOV value; declared again in the same Order, up to the
+    /// second.
+    MovValues,
+    /// Up to the first MOV value (Cautious Movement, ✅ N4 Cautious Movement).
+    FirstMov,
+    /// Up to [`super::assumptions::DODGE_MOVE_IN`] (Dodge, ⚠️ N3).
+    Dodge,
+}
+
 /// One skill of the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Skill {
@@ -51,6 +67,11 @@ pub struct Skill {
     pub comms_attack: bool,
     /// It moves the trooper (its route is declared and the trooper placed at its end).
     pub moves: bool,
+    /// How far it may move the trooper.
+    pub reach: Reach,
+    /// It may take the trooper over terrain taller than its Silhouette (Climb, Jump); any other
+    /// movement skill only vaults what is no taller (N4 General Movement Rules).
+    pub over_obstacles: bool,
     /// Allowed while in Retreat! (digest §4: Short Movement Skills, Cautious Movement, Dodge, Reset).
     pub in_retreat: bool,
     /// Not allowed while Engaged (digest §5: BS Attack "Not allowed while Engaged").
@@ -69,6 +90,8 @@ const fn skill(id: &'static str, name: &'static str, kind: SkillKind, aro: bool,
         attack: false,
         comms_attack: false,
         moves: false,
+        reach: Reach::Unchecked,
+        over_obstacles: false,
         in_retreat: matches!(kind, SkillKind::ShortMovement),
         not_engaged: false,
         confidence: Confidence::Confirmed,
@@ -80,8 +103,14 @@ const fn unsure(mut s: Skill, c: Confidence) -> Skill {
     s
 }
 
-const fn moving(mut s: Skill) -> Skill {
+const fn moving(mut s: Skill, reach: Reach) -> Skill {
     s.moves = true;
+    s.reach = reach;
+    s
+}
+
+const fn over_obstacles(mut s: Skill) -> Skill {
+    s.over_obstacles = true;
     s
 }
 
@@ -99,7 +128,7 @@ use SkillKind::{EntireOrder, Short, ShortMovement};
 
 /// The catalogue (digest §5 table).
 pub const CATALOGUE: &[Skill] = &[
-    moving(skill("move", "Move", ShortMovement, false, false)),
+    moving(skill("move", "Move", ShortMovement, false, false), Reach::MovValues),
     skill("discover", "Discover", ShortMovement, true, true),
     {
         let mut s = attack(skill("bs_attack", "BS Attack", Short, true, true));
@@ -107,15 +136,21 @@ pub const CATALOGUE: &[Skill] = &[
         s
     },
     unsure(attack(skill("cc_attack", "CC Attack", Short, true, false)), Confidence::Inferred),
-    unsure(retreat_ok(moving(skill("dodge", "Dodge", Short, true, false))), Confidence::Inferred),
+    unsure(retreat_ok(moving(skill("dodge", "Dodge", Short, true, false), Reach::Dodge)), Confidence::Inferred),
     unsure(retreat_ok(skill("reset", "Reset", Short, true, false)), Confidence::Inferred),
     unsure(skill("idle", "Idle", ShortMovement, true, false), Confidence::Inferred),
     unsure(
-        retreat_ok(moving(skill("cautious_movement", "Cautious Movement", EntireOrder, false, false))),
+        retreat_ok(moving(skill("cautious_movement", "Cautious Movement", EntireOrder, false, false), Reach::FirstMov)),
         Confidence::Inferred,
     ),
-    unsure(moving(skill("climb", "Climb", EntireOrder, false, false)), Confidence::Inferred),
-    unsure(moving(skill("jump", "Jump", EntireOrder, false, false)), Confidence::Unconfirmed),
+    unsure(
+        over_obstacles(moving(skill("climb", "Climb", EntireOrder, false, false), Reach::Unchecked)),
+        Confidence::Inferred,
+    ),
+    unsure(
+        over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Unchecked)),
+        Confidence::Unconfirmed,
+    ),
     attack(skill("intuitive_attack", "Intuitive Attack", EntireOrder, false, false)),
     attack(skill("speculative_attack", "Speculative Attack", EntireOrder, false, false)),
     unsure(skill("suppressive_fire", "Suppressive Fire", EntireOrder, false, false), Confidence::Unconfirmed),

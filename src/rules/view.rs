@@ -103,6 +103,7 @@ pub fn full_state(game: &Game) -> Value {
                 "side": side_name(t.side),
                 "group": t.group,
                 "position": t.position,
+                "mov": t.mov,
                 "states": t.states,
                 "training_now": game.training_now(t),
                 "lieutenant": game.lieutenant(t.side) == Some(t.id.as_str()),

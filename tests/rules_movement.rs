@@ -1,0 +1,138 @@
+//! How far and where a declared route may go: N4 Move (the first MOV value, the second for a
+//! second Move in the Order), Cautious Movement (the first MOV value), Dodge (assumption
+//! `DODGE_MOVE_IN`), and the General Movement Rules (a route's base may pass over terrain no
+//! taller than the trooper's Silhouette; taller pieces need Climb or Jump).
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use sightline::rules::{Game, Rule, Setup, assumptions::DODGE_MOVE_IN};
+
+/// A (lieutenant far away, `a1` at (10, 10) with `mov`), B in the far corner; a 3" wall x 20–21
+/// and a 1" crate x 20–21 further up, both across y.
+fn table(mov: Value) -> Game {
+    let a1 = with(t("a1", 10.0, 10.0, 0.0), json!({"mov": mov}));
+    let s = setup(
+        vec![vec![
+            lt(t("a_lt", 2.0, 46.0, 0.0)),
+            a1,
+            with(t("a_para", 0.0, 0.0, 0.0), json!({"position": null, "mov": [4, 4]})),
+        ]],
+        vec![vec![lt(t("b_lt", 46.0, 46.0, 180.0))]],
+        json!([
+            {"id": "wall", "polygon": [[20, 0], [21, 0], [21, 20], [20, 20]], "height": 3.0},
+            {"id": "crate", "polygon": [[20, 24], [21, 24], [21, 30], [20, 30]], "height": 1.0}
+        ]),
+    );
+    start_orders(&game(s))
+}
+
+fn activate(g: &Game, id: &str) -> Game {
+    ok(g, json!({"type": "activate", "source": "regular", "troopers": [id]}))
+}
+
+fn declare(skill: &str, id: &str, route: Value) -> Value {
+    json!({"type": "declare", "skill": skill, "moves": [{"trooper": id, "route": route}]})
+}
+
+fn close() -> Value {
+    json!({"type": "close_aro_window"})
+}
+
+#[test]
+fn move_goes_up_to_the_first_mov_value_measured_along_the_whole_route() {
+    let g = activate(&table(json!([4, 2])), "a1");
+    // 3" east then 1" north: 4" along the route (the straight line would be 3.16").
+    let moved = ok(&g, declare("move", "a1", json!([[13, 10], [13, 11]])));
+    let p = moved.trooper("a1").and_then(|t| t.position).expect("on the table");
+    assert_eq!((p.x, p.y), (13.0, 11.0));
+    let r = no(&g, declare("move", "a1", json!([[13, 10], [13, 11.1]])), Rule::Move);
+    assert!(
+        r.reason.contains("4.100\"") && r.reason.contains("first Move") && r.reason.contains("4-2"),
+        "{}",
+        r.reason
+    );
+    // The detour counts: 3.5" as the crow flies, 4.5" walked.
+    no(&g, declare("move", "a1", json!([[12, 12], [13.5, 10]])), Rule::Move);
+}
+
+#[test]
+fn a_second_move_in_the_order_goes_up_to_the_second_value() {
+    let g = activate(&table(json!([4, 2])), "a1");
+    let g = run(&g, vec![declare("move", "a1", json!([[14, 10]])), close()]);
+    ok(&g, declare("move", "a1", json!([[16, 10]])));
+    let r = no(&g, declare("move", "a1", json!([[16.5, 10]])), Rule::Move);
+    assert!(r.reason.contains("second Move") && r.reason.contains("at most 2\""), "{}", r.reason);
+    // Move then Discover then nothing: only Moves count towards "a second Move".
+    let g2 = activate(&table(json!([4, 2])), "a1");
+    let g2 = run(&g2, vec![json!({"type": "declare", "skill": "discover"}), close()]);
+    ok(&g2, declare("move", "a1", json!([[14, 10]])));
+}
+
+#[test]
+fn cautious_movement_goes_up_to_the_first_value_and_dodge_up_to_its_assumed_distance() {
+    let g = activate(&table(json!([6, 2])), "a1");
+    ok(&g, declare("cautious_movement", "a1", json!([[16, 10]])));
+    let r = no(&g, declare("cautious_movement", "a1", json!([[16.5, 10]])), Rule::CautiousMovement);
+    assert!(r.reason.contains("first value, 6\""), "{}", r.reason);
+    ok(&g, declare("dodge", "a1", json!([[10.0 + DODGE_MOVE_IN, 10]])));
+    no(&g, declare("dodge", "a1", json!([[10.1 + DODGE_MOVE_IN, 10]])), Rule::Dodge);
+}
+
+#[test]
+fn without_mov_on_the_list_no_distance_is_checked_and_a_trooper_entering_starts_counting_where_it_enters() {
+    let g = activate(&table(Value::Null), "a1");
+    ok(&g, declare("move", "a1", json!([[19, 10], [19, 40]])));
+    // a_para (MOV 4-4) enters at (30, 40): the entry point is free, then 4" more.
+    let g = activate(&table(Value::Null), "a_para");
+    ok(&g, declare("move", "a_para", json!([[30, 40], [34, 40]])));
+    no(&g, declare("move", "a_para", json!([[30, 40], [34.5, 40]])), Rule::Move);
+}
+
+#[test]
+fn a_move_cannot_pass_through_terrain_taller_than_the_silhouette_but_vaults_lower_pieces() {
+    // From (10, 10) east across the 3" wall (x 20–21): refused, naming the wall and where.
+    let g = activate(&table(Value::Null), "a1");
+    let r = no(&g, declare("move", "a1", json!([[19, 10], [24, 10]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("wall") && r.reason.contains("Climb or Jump") && r.reason.contains("S2"), "{}", r.reason);
+    // The base (0.49" radius, less 0.1" of slack) enters it when its centre is 0.39" short of
+    // x = 20: 9.608" along the route.
+    assert!(r.reason.contains("from 9.608\""), "{}", r.reason);
+    // Over the 1" crate (lower than an S2's 1.57"): a plain Move vaults it.
+    ok(&g, declare("move", "a1", json!([[10, 27], [24, 27]])));
+    // Around the wall's end (y = 20 + base radius + a hair): accepted.
+    ok(&g, declare("move", "a1", json!([[19, 20.6], [22, 20.6], [22, 10]])));
+    // Climb and Jump may go over it.
+    ok(&g, declare("climb", "a1", json!([[24, 10]])));
+    ok(&g, declare("jump", "a1", json!([[24, 10]])));
+    // Base contact with the wall, sliding along it: not passing into it.
+    let r = 0.492_126; // S2 base radius, inches (25 mm / 2)
+    ok(&g, declare("move", "a1", json!([[20.0 - r, 10], [20.0 - r, 2]])));
+}
+
+#[test]
+fn mov_values_must_be_inches() {
+    for bad in [json!([-1, 4]), json!([4, null])] {
+        let a1 = with(t("a1", 10.0, 10.0, 0.0), json!({"mov": bad}));
+        let s = setup(
+            vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1]],
+            vec![vec![lt(t("b_lt", 46.0, 46.0, 180.0))]],
+            json!([]),
+        );
+        let e = match serde_json::from_value::<Setup>(s) {
+            Err(e) => e.to_string(),
+            Ok(s) => Game::new(s).err().map(|e| e.to_string()).unwrap_or_default(),
+        };
+        assert!(e.contains("mov") || e.contains("f64"), "{bad}: {e}");
+    }
+    let e = {
+        let a1 = with(t("a1", 10.0, 10.0, 0.0), json!({"mov": [-1, 4]}));
+        let s = setup(
+            vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1]],
+            vec![vec![lt(t("b_lt", 46.0, 46.0, 180.0))]],
+            json!([]),
+        );
+        Game::new(serde_json::from_value(s).expect("json")).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    assert!(e.contains("armies.A.groups[0].troopers[1] (\"a1\").mov") && e.contains("0 or more"), "{e}");
+}
