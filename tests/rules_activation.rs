@@ -67,9 +67,9 @@ fn structure_of_an_order_never_two_short_skills() {
 
 #[test]
 fn structure_of_an_order_entire_order_cannot_be_combined() {
-    let cautious =
-        json!({"type": "declare", "skill": "cautious_movement", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
-    let g = run(&activated(), vec![cautious, close()]);
+    // (Climb: `a` stands in `sees`' LoF, where Cautious Movement may not be declared.)
+    let entire = json!({"type": "declare", "skill": "climb", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
+    let g = run(&activated(), vec![entire, close()]);
     assert_eq!(g.order().map(|o| o.step), Some(OrderStep::Resolution), "no second skill after an Entire Order");
     no(&g, mv([10.0, 12.0]), Rule::StructureOfAnOrder);
     // and an Entire Order as the second skill

@@ -8,7 +8,8 @@ use common::*;
 use serde_json::{Value, json};
 use sightline::rules::{Game, Rule, Setup, assumptions::DODGE_MOVE_IN};
 
-/// A (lieutenant far away, `a1` at (10, 10) with `mov`), B in the far corner; a 3" wall x 20–21
+/// A (lieutenant far away, `a1` at (10, 10) with `mov`), B in the far corner facing away; a 3"
+/// wall x 20–21
 /// and a 1" crate x 20–21 further up, both across y.
 fn table(mov: Value) -> Game {
     let a1 = with(t("a1", 10.0, 10.0, 0.0), json!({"mov": mov}));
@@ -18,7 +19,7 @@ fn table(mov: Value) -> Game {
             a1,
             with(t("a_para", 0.0, 0.0, 0.0), json!({"position": null, "mov": [4, 4]})),
         ]],
-        vec![vec![lt(t("b_lt", 46.0, 46.0, 180.0))]],
+        vec![vec![lt(t("b_lt", 46.0, 46.0, 0.0))]],
         json!([
             {"id": "wall", "polygon": [[20, 0], [21, 0], [21, 20], [20, 20]], "height": 3.0},
             {"id": "crate", "polygon": [[20, 24], [21, 24], [21, 30], [20, 30]], "height": 1.0}
@@ -135,4 +136,45 @@ fn mov_values_must_be_inches() {
         Game::new(serde_json::from_value(s).expect("json")).err().map(|e| e.to_string()).unwrap_or_default()
     };
     assert!(e.contains("armies.A.groups[0].troopers[1] (\"a1\").mov") && e.contains("0 or more"), "{e}");
+}
+
+/// A: `a1` at (10, 10) facing south. B: `b1` at (30, 10) facing west, a 3" wall (x 20–21,
+/// y 0–20) between them; `b2` wherever the test puts it.
+fn cautious_table(b2: Value) -> Game {
+    let s = setup(
+        vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), t("a1", 10.0, 10.0, 270.0)]],
+        vec![vec![lt(t("b1", 30.0, 10.0, 180.0)), b2]],
+        json!([{"id": "wall", "polygon": [[20, 0], [21, 0], [21, 20], [20, 20]], "height": 3.0}]),
+    );
+    activate(&start_orders(&game(s)), "a1")
+}
+
+#[test]
+fn cautious_movement_begun_and_ended_out_of_sight_draws_no_aros() {
+    let far = t("b2", 46.0, 46.0, 0.0);
+    let g = cautious_table(far.clone());
+    // Along the wall's far side, still hidden from b1 (and b2 faces away, far off): no AROs.
+    let g2 = ok(&g, declare("cautious_movement", "a1", json!([[10, 14]])));
+    assert!(eligible(&g2).is_empty(), "{:?}", eligible(&g2));
+    // Out past the wall's end into b1's view and back behind it: a Move draws b1's ARO, a
+    // Cautious Movement (begun and ended out of sight) does not.
+    let there_and_back = json!([[14, 30], [10, 12]]);
+    assert_eq!(eligible(&ok(&g, declare("move", "a1", there_and_back.clone()))), vec!["b1"]);
+    assert!(eligible(&ok(&g, declare("cautious_movement", "a1", there_and_back))).is_empty());
+    // Ending where b1 sees it, Cautious Movement draws AROs as usual.
+    let g3 = ok(&g, declare("cautious_movement", "a1", json!([[16, 30]])));
+    assert_eq!(eligible(&g3), vec!["b1"]);
+    assert_eq!(reasons(&g3, "b1"), vec!["lof"]);
+    // Declared in b2's LoF (b2 at (10, 30) facing south, nothing between): refused, naming it.
+    let g = cautious_table(t("b2", 10.0, 30.0, 270.0));
+    let r = no(&g, declare("cautious_movement", "a1", json!([[10, 14]])), Rule::CautiousMovement);
+    assert!(r.reason.contains("in b2's LoF"), "{}", r.reason);
+    // Inside b2's ZoC (5" behind it, b2 facing away: no LoF): refused too.
+    let g = cautious_table(t("b2", 10.0, 16.0, 90.0));
+    let r = no(&g, declare("cautious_movement", "a1", json!([[6, 10]])), Rule::CautiousMovement);
+    assert!(r.reason.contains("inside b2's ZoC"), "{}", r.reason);
+    // An Unconscious b2 watches nothing (NULL_ENEMIES_WATCH is false).
+    let g = cautious_table(with(t("b2", 10.0, 30.0, 270.0), json!({"states": ["unconscious"]})));
+    let g = ok(&g, declare("cautious_movement", "a1", json!([[10, 14]])));
+    assert!(eligible(&g).is_empty());
 }

@@ -11,6 +11,11 @@ pub const COMMAND_TOKENS_PER_GAME: u32 = 4;
 /// confirmed): how far a Dodge may move the trooper, inches.
 pub const DODGE_MOVE_IN: f64 = 2.0;
 
+/// `NULL_ENEMIES_WATCH` (the sources are silent): whether an enemy in a Null state (Unconscious …)
+/// counts for Cautious Movement's "outside the LoF and ZoC of all enemy Models and Markers". It
+/// cannot react, so by default it does not; set to `true` to count every enemy on the table.
+pub const NULL_ENEMIES_WATCH: bool = false;
+
 /// Number of Game Rounds (digest §8, ✅).
 pub const ROUNDS: u32 = 3;
 

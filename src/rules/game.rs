@@ -142,6 +142,9 @@ pub struct Rejection {
     pub reason: String,
 }
 
+/// The Cautious Movement skill's id.
+const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
+
 /// How much longer than the skill allows a route may measure and still be accepted, inches:
 /// only the rounding of adding up its legs — "up to" the MOV value means up to it.
 pub const MOVE_LENGTH_SLACK_IN: f64 = 1e-6;
@@ -1629,6 +1632,17 @@ impl Game {
                 return reject(Rule::StructureOfAnOrder, format!("{id} is not a Hacker"));
             }
         }
+        // Cautious Movement's Requirement (N4): declared outside every enemy's LoF and ZoC.
+        if skill.id == CAUTIOUS_MOVEMENT {
+            for id in &order.troopers {
+                if let Some(why) = self.watched_by_enemy(self.index(id)?) {
+                    return reject(
+                        Rule::CautiousMovement,
+                        format!("{id} is {why}: Cautious Movement is declared outside the LoF and ZoC of every enemy"),
+                    );
+                }
+            }
+        }
         // Moves: place each mover at the end of its route.
         if !skill.moves && !d.moves.is_empty() {
             return reject(
@@ -1830,6 +1844,30 @@ impl Game {
         Ok(())
     }
 
+    /// Why trooper `i`, where it stands now, is inside an enemy's LoF or ZoC ("in b1's LoF",
+    /// "inside b1's ZoC"), or `None` when it is outside them all — as Cautious Movement asks
+    /// (N4: "outside the LoF and ZoC of all enemy Models and Markers"). Enemies in a Null state
+    /// count only under assumption `NULL_ENEMIES_WATCH`; off-table troopers and the Dead never do.
+    fn watched_by_enemy(&self, i: usize) -> Option<String> {
+        let t = &self.troopers[i];
+        let (bodies, map) = self.bodies();
+        let me = map[i]?;
+        let obstacles = Obstacles::new(&self.terrain, &bodies);
+        for (k, e) in self.troopers.iter().enumerate() {
+            let Some(eb) = map[k] else { continue };
+            if e.side == t.side || (e.is_null() && !assume::NULL_ENEMIES_WATCH) {
+                continue;
+            }
+            if line_of_fire(&obstacles, &bodies[eb], &bodies[me], &[eb, me]).lof.has_lof() {
+                return Some(format!("in {}'s LoF", e.id));
+            }
+            if zoc(&bodies[eb], &bodies[me]).is_inside() {
+                return Some(format!("inside {}'s ZoC", e.id));
+            }
+        }
+        None
+    }
+
     /// Whether some activated trooper has LoF to trooper `ti`: from where it stands, or — when
     /// it moves in this Order — from any point of its path in any direction
     /// (`FACE_FREELY_WHILE_MOVING`).
@@ -1864,6 +1902,17 @@ impl Game {
     /// may declare an ARO against this Order so far, with why.
     fn aro_check(&self, declared: &[Declaration]) -> Result<BTreeMap<String, Vec<AroReason>>, Rejection> {
         let Some(order) = &self.order else { return Ok(BTreeMap::new()) };
+        // Cautious Movement (N4) that began (its Requirement) and ends outside every enemy's LoF
+        // and ZoC generates no enemy AROs; ending inside one, it generates them as usual.
+        if declared.iter().any(|d| d.skill == CAUTIOUS_MOVEMENT) {
+            let mut seen = false;
+            for id in &order.troopers {
+                seen |= self.watched_by_enemy(self.index(id)?).is_some();
+            }
+            if !seen {
+                return Ok(BTreeMap::new());
+            }
+        }
         let reactive = self.reactive();
         let (bodies, map) = self.bodies();
         let mut out: BTreeMap<String, Vec<AroReason>> = BTreeMap::new();
