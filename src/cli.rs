@@ -4,8 +4,8 @@
 //! validation, an unknown trooper id).
 
 use crate::geometry::{
-    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, route_events, table_side_problem, terrain_crossings,
-    visibility_polygon,
+    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, base_crossings, may_pass_through, route_events,
+    table_side_problem, terrain_crossings, visibility_polygon,
 };
 use serde_json::{Value, json};
 use std::path::Path;
@@ -107,8 +107,20 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
                     })
                 })
                 .collect();
+            let bases: Vec<Value> = base_crossings(&t.body, &t.route, &bodies, &[i])
+                .iter()
+                .map(|c| {
+                    let o = &scene.troopers[c.trooper];
+                    json!({
+                        "trooper": o.id,
+                        "pass": may_pass_through(&t.body, t.side, &o.body, o.side),
+                        "ends_inside": c.ends_inside,
+                        "stretches": c.stretches.iter().map(stretch).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
             json!({"trooper": t.id, "length": r3(length), "path": pts.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
-                   "events": events, "crosses": crossings})
+                   "events": events, "crosses": crossings, "crosses_bases": bases})
         })
         .collect();
     let mut out = json!({

@@ -86,8 +86,24 @@ fn routes_name_the_terrain_they_pass_into_and_whether_it_may_be_vaulted() {
     );
     assert_eq!(crosses[1]["stretches"][0]["from"], r3(20.0 - 6.0 - reach));
     assert_eq!(crosses[1]["stretches"][0]["start"], serde_json::json!([r3(20.0 - reach), 10.0]));
-    // a2 goes round the wall's end: nothing in its way.
+    // a2 goes round the wall's end: no terrain in its way. On the way it passes through its ally
+    // a3 (an S2, as tall as it: it may) and by the enemy b2 (it may not), whose centre is 0.5"
+    // off its path: they overlap along a chord of half-length sqrt(reach² − 0.5²), reach being
+    // both radii less the slack.
     assert_eq!(route("a2")["crosses"], serde_json::json!([]));
+    let bases = route("a2")["crosses_bases"].as_array().expect("crosses_bases");
+    assert_eq!(bases.len(), 2, "{bases:?}");
+    assert_eq!((&bases[0]["trooper"], &bases[0]["pass"]), (&"a3".into(), &true.into()));
+    assert_eq!(
+        (&bases[1]["trooper"], &bases[1]["pass"], &bases[1]["ends_inside"]),
+        (&"b2".into(), &false.into(), &false.into())
+    );
+    let reach2 = 25.0 / 25.4 - sightline::geometry::MOVE_CONTACT_SLACK_IN;
+    let half = (reach2 * reach2 - 0.25f64).sqrt();
+    // b2 at x = 26 on the last leg, which starts 18" along the route at x = 16.
+    assert_eq!(bases[1]["stretches"][0]["from"], r3(18.0 + 10.0 - half));
+    assert_eq!(bases[1]["stretches"][0]["to"], r3(18.0 + 10.0 + half));
+    assert_eq!(route("a1")["crosses_bases"], serde_json::json!([]));
 }
 
 #[test]

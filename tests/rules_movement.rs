@@ -178,3 +178,51 @@ fn cautious_movement_begun_and_ended_out_of_sight_draws_no_aros() {
     let g = ok(&g, declare("cautious_movement", "a1", json!([[10, 14]])));
     assert!(eligible(&g).is_empty());
 }
+
+/// A: `a1` (S2) at (10, 10), allies `a2` (S2) at (14, 10) and `a5` (S5) at (10, 14); B: `b1` at
+/// (10, 6) facing away, the Lieutenant far off.
+fn crowd() -> Game {
+    let s = setup(
+        vec![vec![
+            lt(t("a_lt", 2.0, 46.0, 0.0)),
+            t("a1", 10.0, 10.0, 0.0),
+            t("a2", 14.0, 10.0, 0.0),
+            with(t("a5", 10.0, 14.0, 0.0), json!({"silhouette": 5})),
+        ]],
+        vec![vec![lt(t("b_lt", 46.0, 46.0, 0.0)), t("b1", 10.0, 6.0, 270.0)]],
+        json!([]),
+    );
+    start_orders(&game(s))
+}
+
+#[test]
+fn a_move_passes_through_allies_no_taller_but_not_enemies_and_never_ends_in_anothers_space() {
+    let g = activate(&crowd(), "a1");
+    ok(&g, declare("move", "a1", json!([[18, 10]])));
+    let r = no(&g, declare("move", "a1", json!([[10, 18]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("through a5's") && r.reason.contains("taller"), "{}", r.reason);
+    let r = no(&g, declare("move", "a1", json!([[10, 2]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("through b1's") && r.reason.contains("an enemy"), "{}", r.reason);
+    let r = no(&g, declare("move", "a1", json!([[14, 10.3]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("end its move inside a2's base"), "{}", r.reason);
+    // In base contact at the end (centres a base apart): fine.
+    let d = 2.0 * 12.5 / 25.4;
+    ok(&g, declare("move", "a1", json!([[14.0 - d, 10]])));
+    // A Jump goes over the enemy, as long as it lands clear.
+    ok(&g, declare("jump", "a1", json!([[10, 2]])));
+    no(&g, declare("jump", "a1", json!([[10, 6.2]])), Rule::GeneralMovement);
+}
+
+#[test]
+fn troopers_moving_in_one_declaration_do_not_block_each_other() {
+    // A Coordinated Order: a5 steps aside while a1 walks through where it stood.
+    let g = ok(&crowd(), json!({"type": "activate", "source": "coordinated", "troopers": ["a1", "a5"]}));
+    let both = json!({"type": "declare", "skill": "move", "moves": [
+        {"trooper": "a1", "route": [[10, 18]]}, {"trooper": "a5", "route": [[20, 14]]}]});
+    ok(&g, both);
+    // …but not into the spot a5 ends on.
+    let clash = json!({"type": "declare", "skill": "move", "moves": [
+        {"trooper": "a1", "route": [[10, 18]]}, {"trooper": "a5", "route": [[10, 18.5]]}]});
+    let r = no(&g, clash, Rule::GeneralMovement);
+    assert!(r.reason.contains("a1 would end its move inside a5's base"), "{}", r.reason);
+}

@@ -35,7 +35,9 @@ pub use lof::{
     Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, ViewerCaches, line_of_fire, may_block,
 };
 pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
-pub use movement::{MOVE_CONTACT_SLACK_IN, TerrainCrossing, terrain_crossings};
+pub use movement::{
+    BaseCrossing, MOVE_CONTACT_SLACK_IN, TerrainCrossing, base_crossings, may_pass_through, terrain_crossings,
+};
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events};
 pub(crate) use scene::from_json_at;
 pub use scene::{

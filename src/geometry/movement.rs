@@ -12,12 +12,18 @@
 //! a trooper in base contact with a wall — tagged on the camera picture a hair into it — may
 //! still slide along it or step away.
 //!
+//! Other troopers are in the way too (N4 General Movement Rules, PDF 2.1): a trooper may move
+//! through allied Models and Markers whose Silhouette is no taller than its own, never through an
+//! enemy's (assumption `ENEMIES_BLOCK_MOVEMENT`: the rule names only allies as passable), and may
+//! not end its move in another's space. [`base_crossings`] gives where a route's base passes into
+//! other bases, [`may_pass_through`] whether it may.
+//!
 //! # Units
 //! Table inches; distances along a route are inches travelled from its start.
 
 use super::route::{Polyline, Stretch};
 use super::segment::{convex_interval, disc_interval, edges, inside_stretches, locate, point_segment_distance};
-use super::{Body, TablePoint, Terrain};
+use super::{Body, Side, TablePoint, Terrain};
 
 /// How far a moving base may reach into a terrain footprint without passing into the piece,
 /// inches (assumption `MOVE_CONTACT_SLACK_IN`): 0.1", the precision issue 4 asks of a click on
@@ -88,6 +94,72 @@ pub fn terrain_crossings(mover: &Body, route: &[TablePoint], terrain: &[Terrain]
         }
     }
     out
+}
+
+/// Another trooper's base that a moving base passes into.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BaseCrossing {
+    /// Index of the other trooper's body.
+    pub trooper: usize,
+    /// The stretches of the route where the two bases overlap (deeper than
+    /// [`MOVE_CONTACT_SLACK_IN`]), in order; the last one reaches the route's end when the move
+    /// would end in the other's space.
+    pub stretches: Vec<Stretch>,
+    /// The move would end with the bases overlapping.
+    pub ends_inside: bool,
+}
+
+/// Every other body (not `mover_index`, nor any in `ignore`) whose base `mover`'s base passes
+/// into as it moves from where it stands through `route`, in body order. Only bodies whose
+/// Silhouette cylinders share some height with the mover's count (one on a roof above is not in
+/// the way). Exact: the centres come within the sum of the two radii less the slack along an
+/// interval of each leg.
+///
+/// # Units
+/// Table inches; stretches by inches travelled along the route.
+pub fn base_crossings(mover: &Body, route: &[TablePoint], bodies: &[Body], ignore: &[usize]) -> Vec<BaseCrossing> {
+    let mut pts = vec![mover.centre];
+    pts.extend_from_slice(route);
+    let line = Polyline::new(&pts);
+    let total = line.length();
+    let mut out = Vec::new();
+    for (k, o) in bodies.iter().enumerate() {
+        if ignore.contains(&k) || o.top() <= mover.bottom() || o.bottom() >= mover.top() {
+            continue;
+        }
+        let reach = (mover.radius() + o.radius() - MOVE_CONTACT_SLACK_IN).max(1e-6);
+        let mut along: Vec<(f64, f64)> = Vec::new();
+        for (i, w) in pts.windows(2).enumerate() {
+            let len = w[0].dist(w[1]);
+            if len <= 0.0 {
+                continue;
+            }
+            if let Some((t0, t1)) = disc_interval(w[0], w[1], o.centre, reach) {
+                push_merged(&mut along, (line.cum[i] + len * t0, line.cum[i] + len * t1));
+            }
+        }
+        let end = *pts.last().unwrap_or(&mover.centre);
+        let ends_inside = end.dist(o.centre) < reach;
+        if total <= 0.0 && ends_inside {
+            along.push((0.0, 0.0));
+        }
+        if !along.is_empty() {
+            out.push(BaseCrossing {
+                trooper: k,
+                stretches: along.into_iter().map(|(a, b)| line.stretch(a, b)).collect(),
+                ends_inside,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a trooper of side `side` moving as `mover` may pass through `other`'s base (of side
+/// `other_side`): an ally (Model or Marker) whose Silhouette is no taller than the mover's (N4
+/// General Movement Rules, PDF 2.1); never an enemy (`ENEMIES_BLOCK_MOVEMENT`). Heights are the
+/// Silhouette Attributes', Prone or not.
+pub fn may_pass_through(mover: &Body, side: Side, other: &Body, other_side: Side) -> bool {
+    side == other_side && other.silhouette.height_in() <= mover.silhouette.height_in() + 1e-9
 }
 
 /// The `t` intervals of leg `a b` (not of zero length) where a disc of radius `r` centred on it
@@ -275,6 +347,33 @@ mod tests {
         let c = terrain_crossings(&s2(5.0 + r2() - 0.1, 7.5), &[], &terrain);
         assert_eq!(c.len(), 1);
         assert_eq!((c[0].stretches[0].from_in, c[0].stretches[0].to_in), (0.0, 0.0));
+    }
+
+    #[test]
+    fn passing_through_other_bases_is_found_where_they_overlap_and_at_the_end() {
+        // The mover (S2) walks east along y = 10 from x = 0 to 20; an S2 at (10, 10.5), an S5 on a
+        // 4" roof at (15, 10) (above it: not in the way), an S2 at (20, 10) where the move ends.
+        let bodies =
+            vec![s2(0.0, 10.0), s2(10.0, 10.5), Body::new(p(15.0, 10.0), Silhouette::S5).elevated(4.0), s2(20.0, 10.0)];
+        let c = base_crossings(&bodies[0], &[p(20.0, 10.0)], &bodies, &[0]);
+        assert_eq!(c.iter().map(|c| c.trooper).collect::<Vec<_>>(), vec![1, 3], "{c:?}");
+        let reach = 2.0 * Silhouette::S2.radius_in() - MOVE_CONTACT_SLACK_IN;
+        let half = (reach * reach - 0.25).sqrt();
+        let s = c[0].stretches[0];
+        assert!((s.from_in - (10.0 - half)).abs() < 1e-9 && (s.to_in - (10.0 + half)).abs() < 1e-9, "{s:?}");
+        assert!(!c[0].ends_inside);
+        assert!(c[1].ends_inside && (c[1].stretches[0].to_in - 20.0).abs() < 1e-12);
+        // In base contact at the end (centres 2r apart), not inside.
+        let r = Silhouette::S2.radius_in();
+        let c = base_crossings(&bodies[0], &[p(20.0 - 2.0 * r, 10.0)], &bodies, &[0, 1]);
+        assert!(c.is_empty(), "{c:?}");
+        // Who may be passed: allies no taller.
+        let s5 = Body::new(p(0.0, 0.0), Silhouette::S5);
+        assert!(may_pass_through(&bodies[0], Side::A, &bodies[1], Side::A));
+        assert!(!may_pass_through(&bodies[0], Side::A, &bodies[1], Side::B));
+        assert!(!may_pass_through(&bodies[0], Side::A, &s5, Side::A), "an S5 is taller than an S2");
+        assert!(may_pass_through(&s5, Side::A, &bodies[0], Side::A));
+        assert!(!may_pass_through(&bodies[0], Side::A, &s5.lying(true), Side::A), "Prone, still its Silhouette");
     }
 
     /// Against a brute force: at points 0.01" apart along random routes among random pieces,

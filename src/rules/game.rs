@@ -16,7 +16,8 @@ use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setu
 use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
-    Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, line_of_fire, route_events, terrain_crossings, zoc,
+    Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, base_crossings, line_of_fire, may_pass_through,
+    route_events, terrain_crossings, zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -141,6 +142,10 @@ pub struct Rejection {
     /// What was wrong.
     pub reason: String,
 }
+
+/// A trooper moved by the declaration being checked: its index, where it started, the route's
+/// points after that (inches).
+type Moved = (usize, Placement, Vec<(f64, f64)>);
 
 /// The Cautious Movement skill's id.
 const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
@@ -1651,6 +1656,7 @@ impl Game {
             );
         }
         let mut paths = order.paths.clone();
+        let mut moved: Vec<Moved> = Vec::new();
         for m in &d.moves {
             if !order.troopers.contains(&m.trooper) {
                 return reject(Rule::OrderExpenditure, format!("{} was not activated by this Order", m.trooper));
@@ -1701,7 +1707,9 @@ impl Game {
                 return reject(Rule::BadInput, format!("{}: facing is not a number", m.trooper));
             }
             self.troopers[i].position = Some(Placement { x: last.0, y: last.1, facing, elevation: cur.elevation });
+            moved.push((i, cur, route));
         }
+        self.check_route_bases(skill, &moved)?;
         for id in &order.troopers {
             if self.trooper(id).is_some_and(|t| t.position.is_none()) {
                 return reject(
@@ -1840,6 +1848,61 @@ impl Game {
                     skill.name,
                 ),
             );
+        }
+        Ok(())
+    }
+
+    /// Refuse moves (each trooper, where it started, its route; the troopers already placed at
+    /// their ends) whose base passes through another trooper's where it may not, or ends in
+    /// another's space (N4 General Movement Rules, PDF 2.1: through allied Models and Markers no
+    /// taller than the mover, never ending inside one; enemies block, `ENEMIES_BLOCK_MOVEMENT`).
+    /// Troopers moving in the same declaration move together and do not block each other's way;
+    /// where they end counts. Climb and Jump are not checked for passing (they go over).
+    fn check_route_bases(&self, skill: &skills::Skill, moved: &[Moved]) -> Result<(), Rejection> {
+        let (bodies, map) = self.bodies();
+        let movers: Vec<usize> = moved.iter().filter_map(|(i, ..)| map[*i]).collect();
+        let owner: Vec<usize> = (0..self.troopers.len()).filter(|&k| map[k].is_some()).collect();
+        let name = |b: usize| &self.troopers[owner[b]];
+        for (i, from, route) in moved {
+            let Some(me) = map[*i] else { continue };
+            let t = &self.troopers[*i];
+            let start = bodies[me].at(from.point());
+            let pts: Vec<TablePoint> = route.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+            if !skill.over_obstacles {
+                for c in base_crossings(&start, &pts, &bodies, &movers) {
+                    let o = name(c.trooper);
+                    if !may_pass_through(&start, t.side, &bodies[c.trooper], o.side) {
+                        let s = c.stretches[0];
+                        let what = if o.side != t.side {
+                            "an enemy: only allied troopers may be moved through".to_string()
+                        } else {
+                            format!(
+                                "an ally taller than it (S{} against its S{}): only allies no taller may be moved through",
+                                o.silhouette.value(),
+                                t.silhouette.value()
+                            )
+                        };
+                        return reject(
+                            Rule::GeneralMovement,
+                            format!(
+                                "{}'s base would pass through {}'s from {:.3}\" to {:.3}\" along its route; {} is {what}",
+                                t.id, o.id, s.from_in, s.to_in, o.id
+                            ),
+                        );
+                    }
+                }
+            }
+            // Where it ends: against every other trooper where it stands now.
+            if let Some(c) = base_crossings(&bodies[me], &[], &bodies, &[me]).first() {
+                return reject(
+                    Rule::GeneralMovement,
+                    format!(
+                        "{} would end its move inside {}'s base: a move cannot end in another trooper's space",
+                        t.id,
+                        name(c.trooper).id
+                    ),
+                );
+            }
         }
         Ok(())
     }
