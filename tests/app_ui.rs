@@ -268,3 +268,26 @@ fn a_game_shows_troopers_states_and_names() {
     h.get_by_label(&name);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_selected_troopers_route_says_what_is_in_its_way() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/movement.json")).expect("scene");
+    let scene = Scene::from_json(&text).expect("movement scene");
+    let app = SightlineApp::new(scene, "movement".into(), CameraState::new(Err("no camera".into())), None);
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    h.run();
+    // a1 (selected at start) walks into the 3" wall: the panel names it and where, in inches
+    // along the route (the base reaches it 0.39" before the wall's face at x = 20, 14" along).
+    h.get_by_label("Route: 24.00\"");
+    h.get_by_label("into wall, 3.0\" high at 13.61\"–15.39\"");
+    assert!(h.query_by_label_contains("into crate").is_none(), "the 1\" crate is vaulted: not in the way");
+    h.get_by_label("a2  S2").click();
+    h.run();
+    h.get_by_label("through b2 (enemy) at 27.27\"–28.73\"");
+    h.get_by_label("a3  S2").click();
+    h.run();
+    assert!(h.query_by_label("nothing in its way").is_none(), "a3 has no route: no route lines at all");
+    assert!(h.query_by_label_contains("Route:").is_none());
+}

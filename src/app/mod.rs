@@ -495,6 +495,25 @@ impl SightlineApp {
                 }
             ) + if me.body.prone { " · prone" } else { "" },
         );
+        if let Some(m) = self.game_trooper(&me.id).and_then(|g| g.mov) {
+            ui.label(format!("MOV {}-{}", m[0], m[1]));
+        }
+        if !me.route.is_empty() {
+            let mut path = vec![me.body.centre];
+            path.extend_from_slice(&me.route);
+            let length: f64 = path.windows(2).map(|w| w[0].dist(w[1])).sum();
+            ui.label(format!("Route: {}", self.length(length)));
+            let problems = plan::route_problems(&self.scene, sel);
+            if problems.is_empty() {
+                ui.label("nothing in its way");
+            }
+            for p in problems {
+                ui.colored_label(
+                    plan::BLOCKED_ROUTE,
+                    format!("{} at {}–{}", p.what, self.length(p.stretch.from_in), self.length(p.stretch.to_in)),
+                );
+            }
+        }
         if self.game.is_none() {
             let mut prone = me.body.prone;
             if ui.checkbox(&mut prone, "Prone").on_hover_text("S0 tall (3 mm) on its own base").changed() {

@@ -5,7 +5,10 @@
 //! [`Frame::screen_from_table`] and [`Frame::table_from_screen`] convert between them.
 
 use super::Command;
-use crate::geometry::{Lof, PairMeasure, Scene, Side, TablePoint, ZOC_RANGE_IN};
+use crate::geometry::{
+    Lof, PairMeasure, Scene, Side, Stretch, TablePoint, ZOC_RANGE_IN, base_crossings, may_pass_through, route_part,
+    terrain_crossings,
+};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 
 /// The colour of a side, the same everywhere in the app.
@@ -15,6 +18,9 @@ pub fn side_colour(side: Side) -> Color32 {
         Side::B => Color32::from_rgb(235, 90, 70),
     }
 }
+
+/// The colour of a stretch of route the trooper may not take.
+pub const BLOCKED_ROUTE: Color32 = Color32::from_rgb(255, 40, 40);
 
 /// Green clear / amber partial / red blocked; grey out of arc.
 pub fn verdict_colour(l: &Lof) -> Color32 {
@@ -32,6 +38,51 @@ pub fn verdict_text(l: &Lof) -> &'static str {
         Lof::OutOfArc => "out of arc",
         other => other.name(),
     }
+}
+
+/// A stretch of a trooper's route where it may not go (N4 General Movement Rules): terrain taller
+/// than its Silhouette, a base it may not pass through, or another's space where the route ends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RouteProblem {
+    /// Where along the route, inches.
+    pub stretch: Stretch,
+    /// What is in the way, in a few words ("into wall, 3\" high").
+    pub what: String,
+}
+
+/// Where scene trooper `i`'s route may not go, in order along it (empty without a route). The
+/// same judgement the rules engine makes of a declared Move.
+pub fn route_problems(scene: &Scene, i: usize) -> Vec<RouteProblem> {
+    let Some(me) = scene.troopers.get(i) else { return Vec::new() };
+    if me.route.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<RouteProblem> = terrain_crossings(&me.body, &me.route, &scene.terrain)
+        .into_iter()
+        .filter(|c| !c.vaultable)
+        .flat_map(|c| {
+            let t = &scene.terrain[c.piece];
+            c.stretches
+                .into_iter()
+                .map(move |stretch| RouteProblem { stretch, what: format!("into {}, {:.1}\" high", t.id, c.rise_in) })
+        })
+        .collect();
+    let bodies = scene.bodies();
+    for c in base_crossings(&me.body, &me.route, &bodies, &[i]) {
+        let o = &scene.troopers[c.trooper];
+        if !may_pass_through(&me.body, me.side, &o.body, o.side) {
+            let why = if o.side == me.side { "taller ally" } else { "enemy" };
+            for &stretch in &c.stretches {
+                out.push(RouteProblem { stretch, what: format!("through {} ({why})", o.id) });
+            }
+        } else if c.ends_inside
+            && let Some(&stretch) = c.stretches.last()
+        {
+            out.push(RouteProblem { stretch, what: format!("ends on {}", o.id) });
+        }
+    }
+    out.sort_by(|a, b| a.stretch.from_in.total_cmp(&b.stretch.from_in));
+    out
 }
 
 /// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
@@ -176,6 +227,7 @@ impl PlanView<'_> {
             }
         }
 
+        let mut route_labels: Vec<(String, Rect)> = Vec::new();
         for (i, tr) in self.scene.troopers.iter().enumerate() {
             let b = &tr.body;
             let c = f.screen_from_table(b.centre);
@@ -193,6 +245,21 @@ impl PlanView<'_> {
                 painter.add(Shape::line(pts.clone(), Stroke::new(2.0, colour.gamma_multiply(0.8))));
                 for p in &pts[1..] {
                     painter.circle_stroke(*p, f.len(b.radius()), Stroke::new(1.0, colour.gamma_multiply(0.6)));
+                }
+                // Where the route may not go, in red over it.
+                let mut path = vec![b.centre];
+                path.extend_from_slice(&tr.route);
+                for p in route_problems(self.scene, i) {
+                    let part: Vec<Pos2> = route_part(&path, p.stretch.from_in, p.stretch.to_in)
+                        .into_iter()
+                        .map(|q| f.screen_from_table(q))
+                        .collect();
+                    if part.len() > 1 {
+                        painter.add(Shape::line(part.clone(), Stroke::new(5.0, BLOCKED_ROUTE)));
+                    } else {
+                        painter.circle_filled(part[0], 4.0, BLOCKED_ROUTE);
+                    }
+                    route_labels.push((p.what, Rect::from_points(&part).expand(3.0)));
                 }
             }
             let r = f.len(b.radius()).max(3.0);
@@ -220,8 +287,8 @@ impl PlanView<'_> {
             );
         }
 
-        // Terrain labels last, each where it covers no base, trooper name or other label (inside
-        // its piece when it can, else beside it), so none is hidden under a trooper on a roof.
+        // Labels last, each where it covers no base, trooper name or other label (inside its piece
+        // when it can, else beside it), so none is hidden under a trooper on a roof.
         let mut taken: Vec<Rect> = Vec::new();
         for tr in &self.scene.troopers {
             let c = f.screen_from_table(tr.body.centre);
@@ -229,6 +296,14 @@ impl PlanView<'_> {
             taken.push(Rect::from_center_size(c, vec2(2.0 * r, 2.0 * r)));
             let name = painter.layout_no_wrap(tr.id.clone(), egui::FontId::proportional(12.0), Color32::WHITE);
             taken.push(Rect::from_center_size(c + vec2(0.0, r + 8.0), name.size()));
+        }
+        // What blocks a route first, on a dark ground (it may lie over terrain).
+        for (text, part) in route_labels {
+            let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.0), BLOCKED_ROUTE);
+            let at = place_label(galley.size() + vec2(6.0, 2.0), part, &taken, screen);
+            taken.push(at);
+            painter.rect_filled(at, 3.0, Color32::from_black_alpha(190));
+            painter.galley(at.min + vec2(3.0, 1.0), galley, BLOCKED_ROUTE);
         }
         for piece in &self.scene.terrain {
             let pts: Vec<Pos2> = piece.polygon.iter().map(|&p| f.screen_from_table(p)).collect();

@@ -101,6 +101,22 @@ impl<'a> Polyline<'a> {
     }
 }
 
+/// The part of polyline `path` between `from_in` and `to_in` inches along it (clamped to it): its
+/// two end points and the corners between, in order; one point when the two are equal.
+///
+/// # Units
+/// Table inches.
+pub fn route_part(path: &[TablePoint], from_in: f64, to_in: f64) -> Vec<TablePoint> {
+    let line = Polyline::new(path);
+    let (a, b) = (from_in.clamp(0.0, line.length()), to_in.clamp(0.0, line.length()));
+    let mut out = vec![line.at(a)];
+    out.extend(line.cum.iter().zip(path).filter(|&(&c, _)| c > a && c < b).map(|(_, &p)| p));
+    if b > a {
+        out.push(line.at(b));
+    }
+    out
+}
+
 /// Route events for every other trooper as trooper `mover` moves from its position through
 /// `route` (the points after its position).
 ///
@@ -258,6 +274,30 @@ mod tests {
 
     fn s2(x: f64, y: f64) -> Body {
         Body::new(TablePoint::new(x, y), Silhouette::S2)
+    }
+
+    #[test]
+    fn the_part_of_a_route_between_two_distances_keeps_its_corners() {
+        let path = [
+            TablePoint::new(0.0, 0.0),
+            TablePoint::new(4.0, 0.0),
+            TablePoint::new(4.0, 3.0),
+            TablePoint::new(0.0, 3.0),
+        ];
+        let part = route_part(&path, 2.0, 9.0);
+        let want = [
+            TablePoint::new(2.0, 0.0),
+            TablePoint::new(4.0, 0.0),
+            TablePoint::new(4.0, 3.0),
+            TablePoint::new(2.0, 3.0),
+        ];
+        assert_eq!(part.len(), want.len(), "{part:?}");
+        for (p, w) in part.iter().zip(want) {
+            assert!(p.dist(w) < 1e-12, "{part:?}");
+        }
+        assert_eq!(route_part(&path, 5.0, 5.0).len(), 1);
+        // Clamped: past the end is the end.
+        assert!(route_part(&path, 10.0, 50.0).last().is_some_and(|p| p.dist(TablePoint::new(0.0, 3.0)) < 1e-12));
     }
 
     #[test]
