@@ -4,8 +4,8 @@
 //! validation, an unknown trooper id).
 
 use crate::geometry::{
-    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, base_crossings, may_pass_through, route_events,
-    table_side_problem, terrain_crossings, visibility_polygon,
+    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, base_crossings, may_pass_through, path_length,
+    route_events, table_side_problem, terrain_crossings, visibility_polygon,
 };
 use serde_json::{Value, json};
 use std::path::Path;
@@ -81,9 +81,8 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
         .enumerate()
         .filter(|(_, t)| !t.route.is_empty())
         .map(|(i, t)| {
-            let mut pts = vec![t.body.centre];
-            pts.extend_from_slice(&t.route);
-            let length: f64 = pts.windows(2).map(|w| w[0].dist(w[1])).sum();
+            let pts = t.path();
+            let length = path_length(&pts);
             let events: Vec<Value> = route_events(&obstacles, &bodies, i, &t.route)
                 .iter()
                 .map(|e| {

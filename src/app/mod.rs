@@ -499,10 +499,7 @@ impl SightlineApp {
             ui.label(format!("MOV {}-{}", m[0], m[1]));
         }
         if !me.route.is_empty() {
-            let mut path = vec![me.body.centre];
-            path.extend_from_slice(&me.route);
-            let length: f64 = path.windows(2).map(|w| w[0].dist(w[1])).sum();
-            ui.label(format!("Route: {}", self.length(length)));
+            ui.label(format!("Route: {}", self.length(crate::geometry::path_length(&me.path()))));
             let problems = plan::route_problems(&self.scene, sel);
             if problems.is_empty() {
                 ui.label("nothing in its way");

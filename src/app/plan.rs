@@ -240,15 +240,13 @@ impl PlanView<'_> {
                 );
             }
             if !tr.route.is_empty() {
-                let mut pts = vec![c];
-                pts.extend(tr.route.iter().map(|&p| f.screen_from_table(p)));
+                let path = tr.path();
+                let pts: Vec<Pos2> = path.iter().map(|&p| f.screen_from_table(p)).collect();
                 painter.add(Shape::line(pts.clone(), Stroke::new(2.0, colour.gamma_multiply(0.8))));
                 for p in &pts[1..] {
                     painter.circle_stroke(*p, f.len(b.radius()), Stroke::new(1.0, colour.gamma_multiply(0.6)));
                 }
                 // Where the route may not go, in red over it.
-                let mut path = vec![b.centre];
-                path.extend_from_slice(&tr.route);
                 for p in route_problems(self.scene, i) {
                     let part: Vec<Pos2> = route_part(&path, p.stretch.from_in, p.stretch.to_in)
                         .into_iter()

@@ -38,7 +38,7 @@ pub use measure::{ZOC_RANGE_IN, ZocVerdict, distance, distance_to_point, zoc};
 pub use movement::{
     BaseCrossing, MOVE_CONTACT_SLACK_IN, TerrainCrossing, base_crossings, may_pass_through, terrain_crossings,
 };
-pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, route_events, route_part};
+pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, path_length, route_events, route_part};
 pub(crate) use scene::from_json_at;
 pub use scene::{
     DEFAULT_TABLE_IN, MAX_OVERLAP_IN, MAX_TABLE_SIDE_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side,

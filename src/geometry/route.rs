@@ -101,6 +101,11 @@ impl<'a> Polyline<'a> {
     }
 }
 
+/// The length of polyline `path`, inches: the sum of its legs (what a move along it measures).
+pub fn path_length(path: &[TablePoint]) -> f64 {
+    path.windows(2).map(|w| w[0].dist(w[1])).sum()
+}
+
 /// The part of polyline `path` between `from_in` and `to_in` inches along it (clamped to it): its
 /// two end points and the corners between, in order; one point when the two are equal.
 ///

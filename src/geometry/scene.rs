@@ -72,6 +72,15 @@ pub struct SceneTrooper {
     pub route: Vec<TablePoint>,
 }
 
+impl SceneTrooper {
+    /// Where it stands, then its route's points: the path its base centre follows, inches.
+    pub fn path(&self) -> Vec<TablePoint> {
+        let mut path = vec![self.body.centre];
+        path.extend_from_slice(&self.route);
+        path
+    }
+}
+
 /// A validated scene.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scene {

@@ -17,7 +17,7 @@ use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
     Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, base_crossings, line_of_fire, may_pass_through,
-    route_events, terrain_crossings, zoc,
+    path_length, route_events, terrain_crossings, zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -145,7 +145,7 @@ pub struct Rejection {
 
 /// A trooper moved by the declaration being checked: its index, where it started, the route's
 /// points after that (inches).
-type Moved = (usize, Placement, Vec<(f64, f64)>);
+type Moved = (usize, Placement, Vec<TablePoint>);
 
 /// The Cautious Movement skill's id.
 const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
@@ -1692,7 +1692,8 @@ impl Game {
                     Placement { x, y, facing: 0.0, elevation: 0.0 }
                 }
             };
-            self.check_move_route(skill, &order, i, cur, &route)?;
+            let route_pts: Vec<TablePoint> = route.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+            self.check_move_route(skill, &order, i, cur, &route_pts)?;
             let mut last = (cur.x, cur.y);
             let mut facing = cur.facing;
             for &p in &route {
@@ -1707,7 +1708,7 @@ impl Game {
                 return reject(Rule::BadInput, format!("{}: facing is not a number", m.trooper));
             }
             self.troopers[i].position = Some(Placement { x: last.0, y: last.1, facing, elevation: cur.elevation });
-            moved.push((i, cur, route));
+            moved.push((i, cur, route_pts));
         }
         self.check_route_bases(skill, &moved)?;
         for id in &order.troopers {
@@ -1788,12 +1789,12 @@ impl Game {
         order: &Activation,
         i: usize,
         from: Placement,
-        route: &[(f64, f64)],
+        route: &[TablePoint],
     ) -> Result<(), Rejection> {
         let t = &self.troopers[i];
         let mut pts = vec![from.point()];
-        pts.extend(route.iter().map(|&(x, y)| TablePoint::new(x, y)));
-        let length: f64 = pts.windows(2).map(|w| w[0].dist(w[1])).sum();
+        pts.extend_from_slice(route);
+        let length = path_length(&pts);
         let earlier_moves = order.skills.iter().filter(|s| s.skill == skill.id).count();
         let limit = match (skill.reach, t.mov) {
             (Reach::MovValues, Some(m)) => {
@@ -1829,8 +1830,7 @@ impl Game {
             return Ok(());
         }
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        let route: Vec<TablePoint> = pts[1..].to_vec();
-        if let Some(c) = terrain_crossings(&body, &route, &self.terrain).into_iter().find(|c| !c.vaultable) {
+        if let Some(c) = terrain_crossings(&body, route, &self.terrain).into_iter().find(|c| !c.vaultable) {
             let piece = &self.terrain[c.piece];
             let s = c.stretches[0];
             return reject(
@@ -1867,9 +1867,8 @@ impl Game {
             let Some(me) = map[*i] else { continue };
             let t = &self.troopers[*i];
             let start = bodies[me].at(from.point());
-            let pts: Vec<TablePoint> = route.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
             if !skill.over_obstacles {
-                for c in base_crossings(&start, &pts, &bodies, &movers) {
+                for c in base_crossings(&start, route, &bodies, &movers) {
                     let o = name(c.trooper);
                     if !may_pass_through(&start, t.side, &bodies[c.trooper], o.side) {
                         let s = c.stretches[0];
