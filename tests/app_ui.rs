@@ -291,3 +291,144 @@ fn the_selected_troopers_route_says_what_is_in_its_way() {
     assert!(h.query_by_label("nothing in its way").is_none(), "a3 has no route: no route lines at all");
     assert!(h.query_by_label_contains("Route:").is_none());
 }
+
+/// A new game file in a temp folder of its own: the setup of `fixture`, no events yet.
+fn new_game_from(fixture: &str, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("sightline-app-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.jsonl");
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture)).expect("fixture");
+    std::fs::write(&path, format!("{}\n", text.lines().next().expect("header"))).expect("written");
+    (dir, path)
+}
+
+/// The events in game file `path`, as saved.
+fn saved_events(path: &std::path::Path) -> Vec<sightline::rules::Event> {
+    sightline::store::load(path).expect("the game file reads").events.into_iter().map(|l| l.event).collect()
+}
+
+#[test]
+fn an_order_played_in_the_app_is_saved_event_by_event_as_the_rules_take_it() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    use sightline::rules::Event;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "play");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Round 1 · Turn 1 · A active · Tactical Phase");
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label("End Impetuous Phase").click();
+    h.run();
+    let pool = |h: &Harness<'_, SightlineApp>| h.state().game().map(|g| g.game().pool(sightline::geometry::Side::A, 0));
+    let counted = pool(&h).expect("a game");
+    h.get_by_label(&format!(
+        "Orders: G1 {counted} · G2 {}",
+        h.state().game().expect("a game").game().pool(sightline::geometry::Side::A, 1)
+    ));
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.get_by_label("Activate a1").click();
+    h.run();
+    // The Team Leader's Order activates core-a: a route for each, clicked on the table.
+    for (who, route) in
+        [("a1", vec![(16.0, 12.0), (16.0, 18.0)]), ("a2", vec![(18.0, 12.0)]), ("a3", vec![(20.0, 12.0)])]
+    {
+        h.state_mut().command(Command::RouteOf(who.into()));
+        for (x, y) in route {
+            h.state_mut().command(Command::RoutePoint(TablePoint::new(x, y)));
+        }
+    }
+    h.run();
+    h.get_by_label("a3: 1 point, to (20.0, 12.0)");
+    h.get_by_label("Declare Move").click();
+    h.run();
+    // Window 1: the panel lists who may react, with why; b1 and b2 shoot, the rest pass.
+    let eligible: Vec<String> = h
+        .state()
+        .game()
+        .and_then(|g| g.game().order())
+        .map(|o| o.eligible_now().into_iter().map(|(id, _)| id.clone()).collect())
+        .unwrap_or_default();
+    assert!(eligible.contains(&"b1".to_string()) && eligible.contains(&"b2".to_string()), "{eligible:?}");
+    assert!(h.query_all_by_label_contains("LoF to a1 from").next().is_some(), "the panel says why they may react");
+    h.get_by_label("Declare ARO of b1").click();
+    h.run();
+    h.get_by_label("Declare ARO of b2").click();
+    h.run();
+    h.get_by_label("Close ARO window 1").click();
+    h.run();
+    h.state_mut().command(Command::RoutePoint(TablePoint::new(14.0, 24.0)));
+    h.run();
+    h.get_by_label("Declare Move").click();
+    h.run();
+    h.get_by_label("Declare ARO of b3").click();
+    h.run();
+    h.get_by_label("Close ARO window 2").click();
+    h.run();
+    h.get_by_label("Step 5: Resolution");
+    h.get_by_label("Resolve").click();
+    h.run();
+    let expected: Vec<Event> = [
+        r#"{"type": "order_count"}"#,
+        r#"{"type": "end_impetuous_phase"}"#,
+        r#"{"type": "activate", "source": "regular", "troopers": ["a1"]}"#,
+        r#"{"type": "declare", "skill": "move", "moves": [{"trooper": "a1", "route": [[16, 12], [16, 18]]}, {"trooper": "a2", "route": [[18, 12]]}, {"trooper": "a3", "route": [[20, 12]]}]}"#,
+        r#"{"type": "declare_aro", "trooper": "b1", "skill": "bs_attack", "target": "a1"}"#,
+        r#"{"type": "declare_aro", "trooper": "b2", "skill": "bs_attack", "target": "a1"}"#,
+        r#"{"type": "close_aro_window"}"#,
+        r#"{"type": "declare", "skill": "move", "moves": [{"trooper": "a1", "route": [[14, 24]]}]}"#,
+        r#"{"type": "declare_aro", "trooper": "b3", "skill": "bs_attack", "target": "a1"}"#,
+        r#"{"type": "close_aro_window"}"#,
+        r#"{"type": "resolve"}"#,
+    ]
+    .iter()
+    .map(|l| serde_json::from_str(l).expect("an event"))
+    .collect();
+    assert_eq!(saved_events(&path), expected, "the file holds every event, in order");
+    // The table follows the game: a1 stands where its second Move took it, and is measured there.
+    let app = h.state();
+    let a1 = app.scene().troopers.iter().position(|t| t.id == "a1").expect("a1");
+    assert!(app.scene().troopers[a1].body.centre.dist(TablePoint::new(14.0, 24.0)) < 1e-9);
+    let fresh = sightline::geometry::PairTable::new(app.scene());
+    assert_eq!(app.pairs().pairs(), fresh.pairs(), "the measurements are of the table as it is now");
+    assert!(app.game().and_then(|g| g.game().order()).is_none(), "the Order is over");
+    assert_eq!(pool(&h), Some(counted - 1), "the Regular Order was spent from Combat Group 1");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_saved() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "refuse");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Order Count").click();
+    h.run();
+    let saved = saved_events(&path);
+    // a1 (MOV 4-2, at (16, 10)) is told to go 8" up the table: twice its first MOV value.
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.get_by_label("Activate a1").click();
+    h.run();
+    let start = TablePoint::new(16.0, 10.0);
+    h.state_mut().command(Command::RoutePoint(TablePoint::new(16.0, 18.0)));
+    h.run();
+    let before = saved_events(&path);
+    assert_eq!(before.len(), saved.len() + 1, "the activation was saved");
+    h.get_by_label("Declare Move").click();
+    h.run();
+    h.get_by_label_contains("Refused — Move: ");
+    assert_eq!(saved_events(&path), before, "a refused declaration is not written");
+    let here = h.state().scene().troopers.iter().find(|t| t.id == "a1").expect("on the table").body.centre;
+    assert!(here.dist(start) < 1e-9, "and nobody moved");
+    // Undo takes the activation back: the file loses its last line, the Order is unspent.
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(saved_events(&path), saved);
+    assert!(h.state().game().is_some_and(|g| g.game().order().is_none()));
+    h.get_by_label_contains("undone: activate");
+    let _ = std::fs::remove_dir_all(&dir);
+}

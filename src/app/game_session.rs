@@ -16,6 +16,9 @@ pub struct GameSession {
     path: PathBuf,
     writer: GameWriter,
     game: Game,
+    /// Every event in the file, in order (those the rules refused included: undo takes off the
+    /// file's last line, whatever it is).
+    events: Vec<Event>,
 }
 
 /// What opening a game file gives the app.
@@ -55,7 +58,44 @@ impl GameSession {
         }
         let scene = scene_of(&game).map_err(|e| format!("{shown}: {e}"))?;
         let calibration = game.calibration().cloned();
-        Ok(Opened { session: GameSession { path: path.to_path_buf(), writer, game }, scene, calibration, notes })
+        Ok(Opened {
+            session: GameSession { path: path.to_path_buf(), writer, game, events },
+            scene,
+            calibration,
+            notes,
+        })
+    }
+
+    /// Play `event`: the rules judge it and, accepted, it is appended to the file (fsynced) before
+    /// the game moves on. Refused, or not written, the game and the file stay as they were, and
+    /// the message says why (the rule and its reason, or the file and the error).
+    pub fn play(&mut self, event: &Event) -> Result<(), String> {
+        let next = self.game.apply(event).map_err(|r| format!("{}: {}", r.rule.name(), r.reason))?;
+        self.writer.append(event).map_err(|e| format!("{}: {e}", self.path.display()))?;
+        self.game = next;
+        self.events.push(event.clone());
+        Ok(())
+    }
+
+    /// Every event in the file, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Take the file's last event back: the file is rewritten without it (safely: a new file,
+    /// fsynced, renamed over the old) and the game replayed. Returns the event taken back.
+    pub fn undo(&mut self) -> Result<Event, String> {
+        let Some(last) = self.events.last().cloned() else { return Err("there is no event to undo".into()) };
+        let shown = self.path.display().to_string();
+        crate::store::truncate_events(&self.path, self.events.len() - 1).map_err(|e| format!("{shown}: {e}"))?;
+        let opened = GameSession::open(&self.path)?;
+        *self = opened.session;
+        Ok(last)
+    }
+
+    /// The table as the game has it now (the troopers on the table, where they stand).
+    pub fn scene(&self) -> Result<Scene, String> {
+        scene_of(&self.game)
     }
 
     /// The file.
@@ -71,10 +111,7 @@ impl GameSession {
     /// Keep `c` with the game: append a `calibrate` event (fsynced) and apply it.
     pub fn save_calibration(&mut self, c: &Calibration) -> Result<(), String> {
         let event = Event::Calibrate(setup_from_calibration(c));
-        let next = self.game.apply(&event).map_err(|r| format!("{}: {}", r.rule.name(), r.reason))?;
-        self.writer.append(&event).map_err(|e| format!("{}: {e}", self.path.display()))?;
-        self.game = next;
-        Ok(())
+        self.play(&event)
     }
 }
 

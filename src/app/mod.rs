@@ -6,6 +6,7 @@
 
 pub mod camera_view;
 pub mod game_session;
+mod order_panel;
 mod plan;
 
 use crate::geometry::{PairTable, Scene, ZocVerdict, visibility_polygon};
@@ -67,6 +68,19 @@ pub enum Command {
     /// Lay trooper `.0` Prone (`true`) or stand it up, and measure again what that changes (a
     /// scene's "what if"; in a game, states come from its events).
     SetProne(usize, bool),
+    /// In a game: play this event (the rules judge it; accepted, it is saved to the game file).
+    Play(crate::rules::Event),
+    /// In a game: take the game file's last event back.
+    UndoEvent,
+    /// In a game, while a moving skill is being declared: a point of the route (table inches),
+    /// for the trooper whose route is being drawn.
+    RoutePoint(crate::geometry::TablePoint),
+    /// Take that route's last point back.
+    UndoRoutePoint,
+    /// Draw the route of this activated trooper (of several the Order activated).
+    RouteOf(String),
+    /// The routes being drawn changed (show them).
+    RouteChanged,
 }
 
 /// The widest the LoF column of the measures panel gets, screen points: longer lists of
@@ -97,6 +111,8 @@ pub struct SightlineApp {
     game: Option<game_session::GameSession>,
     /// The game's calibration, waiting for the first frame (its size must match).
     pending_calibration: Option<crate::rules::CalibrationSetup>,
+    /// In a game: the event the player is putting together.
+    draft: order_panel::OrderDraft,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -132,6 +148,7 @@ impl SightlineApp {
             calibrator: Default::default(),
             game: None,
             pending_calibration: None,
+            draft: Default::default(),
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -262,6 +279,43 @@ impl SightlineApp {
                     self.run_command(Command::Select(self.selected));
                 }
             }
+            Command::Play(event) => {
+                let Some(game) = self.game.as_mut() else { return };
+                self.draft.message = Some(match game.play(&event) {
+                    Ok(()) => {
+                        self.draft.played(&event);
+                        Ok(format!("{} — saved", order_panel::event_text(&event)))
+                    }
+                    Err(e) => Err(e),
+                });
+                self.table_from_game();
+            }
+            Command::UndoEvent => {
+                let Some(game) = self.game.as_mut() else { return };
+                self.draft.message = Some(game.undo().map(|e| format!("undone: {}", order_panel::event_text(&e))));
+                self.draft.routes.clear();
+                self.table_from_game();
+            }
+            Command::RoutePoint(p) => {
+                let Some(mover) =
+                    self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o))
+                else {
+                    return;
+                };
+                self.draft.routes.entry(mover).or_default().push(p);
+                self.show_routes();
+            }
+            Command::UndoRoutePoint => {
+                if let Some(mover) =
+                    self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o))
+                    && let Some(r) = self.draft.routes.get_mut(&mover)
+                {
+                    r.pop();
+                }
+                self.show_routes();
+            }
+            Command::RouteChanged => self.show_routes(),
+            Command::RouteOf(id) => self.draft.mover = Some(id),
             Command::Select(sel) => {
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
@@ -270,6 +324,46 @@ impl SightlineApp {
                     .unwrap_or_default();
             }
         }
+    }
+
+    /// In a game: the table as the game now has it (after a move, a casualty, an undo), measured
+    /// again; the selection stays with the same trooper.
+    fn table_from_game(&mut self) {
+        let Some(game) = self.game.as_ref() else { return };
+        match game.scene() {
+            Ok(scene) => {
+                let selected = self.selected.and_then(|i| self.scene.troopers.get(i)).map(|t| t.id.clone());
+                self.scene = scene;
+                self.show_routes();
+                self.pairs.refresh(&self.scene);
+                let sel = selected.and_then(|id| self.scene.troopers.iter().position(|t| t.id == id));
+                self.run_command(Command::Select(sel));
+            }
+            Err(e) => self.draft.message = Some(Err(format!("the table cannot be shown: {e}"))),
+        }
+    }
+
+    /// Put the routes being drawn on the table shown (the plan draws them, and what is in their
+    /// way).
+    fn show_routes(&mut self) {
+        if self.game.is_none() {
+            return;
+        }
+        for t in &mut self.scene.troopers {
+            t.route = self.draft.routes.get(&t.id).cloned().unwrap_or_default();
+        }
+    }
+
+    /// The height a route point clicked on the picture is taken at: the moving trooper's
+    /// elevation, inches (routes are flat: ROUTE_LEVEL).
+    fn route_level(&self) -> f64 {
+        let mover = self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o));
+        mover.and_then(|id| self.scene.troopers.iter().find(|t| t.id == id)).map_or(0.0, |t| t.body.elevation_in)
+    }
+
+    /// Whether clicks on the table add route points now.
+    fn taking_route(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| order_panel::taking_route(g.game(), &self.draft))
     }
 
     fn camera_ui(&mut self, ui: &mut egui::Ui) {
@@ -409,10 +503,27 @@ impl SightlineApp {
                 painter.add(egui::Shape::closed_line(zoc, egui::Stroke::new(1.5, colour.gamma_multiply(0.8))));
             }
         }
+        // Routes being drawn, at their trooper's level.
+        for t in self.scene.troopers.iter().filter(|t| !t.route.is_empty()) {
+            let z = t.body.elevation_in;
+            let pts: Vec<egui::Pos2> = t.path().iter().filter_map(|&p| view.screen_from_table(p, z)).collect();
+            painter.add(egui::Shape::line(pts.clone(), egui::Stroke::new(2.0, egui::Color32::WHITE)));
+            for p in pts.iter().skip(1) {
+                painter.circle_filled(*p, 3.5, egui::Color32::WHITE);
+            }
+        }
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            self.commands.push(Command::Select(view.trooper_at(&self.scene, pos, 0.5)));
+            if self.taking_route() {
+                // A route point, at the moving trooper's level (a click on a roof lands on the roof).
+                let z = self.route_level();
+                if let Some(p) = view.table_from_screen(pos, z) {
+                    self.commands.push(Command::RoutePoint(p));
+                }
+            } else {
+                self.commands.push(Command::Select(view.trooper_at(&self.scene, pos, 0.5)));
+            }
         }
     }
 
@@ -440,6 +551,11 @@ impl SightlineApp {
         ui.heading("Troopers");
         for side in [crate::geometry::Side::A, crate::geometry::Side::B] {
             ui.label(egui::RichText::new(format!("Side {side:?}")).color(plan::side_colour(side)).strong());
+            if let Some(g) = &self.game {
+                for line in order_panel::side_summary(g.game(), side) {
+                    ui.add(egui::Label::new(egui::RichText::new(line).small()).wrap());
+                }
+            }
             for (i, t) in self.scene.troopers.iter().enumerate().filter(|(_, t)| t.side == side) {
                 let prone = if t.body.prone { " prone" } else { "" };
                 let mut label = format!("{}  S{}{prone}", t.id, t.body.silhouette.value());
@@ -646,6 +762,28 @@ impl SightlineApp {
                     ui.label(m);
                 }
             });
+            if let Some(g) = &self.game {
+                ui.horizontal_wrapped(|ui| {
+                    let events = g.events();
+                    ui.label(format!(
+                        "{} event{} in the game file",
+                        events.len(),
+                        if events.len() == 1 { "" } else { "s" }
+                    ));
+                    for e in events.iter().rev().take(3) {
+                        ui.separator();
+                        ui.label(order_panel::event_text(e));
+                    }
+                    if let Some(last) = events.last()
+                        && ui
+                            .button("Undo")
+                            .on_hover_text(format!("Take back the last event ({})", order_panel::event_text(last)))
+                            .clicked()
+                    {
+                        self.commands.push(Command::UndoEvent);
+                    }
+                });
+            }
         });
         // (Scrolled: 60 troopers and the options below them do not fit a window's height.)
         egui::Panel::left("troopers")
@@ -656,7 +794,16 @@ impl SightlineApp {
             .default_size(330.0_f32.min(widest))
             .max_size(widest)
             // (Both ways: in the narrowest panel a long trooper name still scrolls, not clips.)
-            .show(ui, |ui| egui::ScrollArea::both().show(ui, |ui| self.measures_panel(ui)));
+            .show(ui, |ui| {
+                egui::ScrollArea::both().show(ui, |ui| {
+                    if let Some(g) = &self.game {
+                        let selected = self.selected.map(|i| self.scene.troopers[i].id.as_str());
+                        order_panel::ui(ui, g.game(), &mut self.draft, selected, &mut self.commands);
+                        ui.separator();
+                    }
+                    self.measures_panel(ui);
+                })
+            });
         egui::CentralPanel::default().show(ui, |ui| {
             if self.prefs.view == View::Camera {
                 self.camera_ui(ui);
@@ -668,6 +815,7 @@ impl SightlineApp {
                 selected: self.selected,
                 visibility: if self.prefs.visibility { &self.visibility } else { &[] },
                 all_zoc: self.prefs.all_zoc,
+                taking_route: self.taking_route(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

@@ -135,6 +135,8 @@ pub struct PlanView<'a> {
     pub selected: Option<usize>,
     pub visibility: &'a [TablePoint],
     pub all_zoc: bool,
+    /// A click adds a route point instead of selecting a trooper.
+    pub taking_route: bool,
 }
 
 impl PlanView<'_> {
@@ -314,6 +316,9 @@ impl PlanView<'_> {
 
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
+            if self.taking_route {
+                return Some(Command::RoutePoint(p));
+            }
             return Some(Command::Select(super::trooper_at(self.scene, p, 0.3)));
         }
         None
