@@ -361,6 +361,13 @@ impl SightlineApp {
         mover.and_then(|id| self.scene.troopers.iter().find(|t| t.id == id)).map_or(0.0, |t| t.body.elevation_in)
     }
 
+    /// The troopers (scene indices) that may declare an ARO now.
+    fn may_react(&self) -> Vec<usize> {
+        let Some(order) = self.game.as_ref().and_then(|g| g.game().order()) else { return Vec::new() };
+        let ids: Vec<&String> = order.eligible_now().into_iter().map(|(id, _)| id).collect();
+        self.scene.troopers.iter().enumerate().filter(|(_, t)| ids.contains(&&t.id)).map(|(i, _)| i).collect()
+    }
+
     /// Whether clicks on the table add route points now.
     fn taking_route(&self) -> bool {
         self.game.as_ref().is_some_and(|g| order_panel::taking_route(g.game(), &self.draft))
@@ -482,9 +489,14 @@ impl SightlineApp {
                 }
             }
         }
+        let may_react = self.may_react();
         for (i, t) in self.scene.troopers.iter().enumerate() {
             let colour = plan::side_colour(t.side);
             let b = &t.body;
+            if may_react.contains(&i) {
+                let ring = view.ring(b.centre, b.radius() + 0.4, b.elevation_in);
+                painter.add(egui::Shape::closed_line(ring, egui::Stroke::new(2.5, plan::MAY_REACT)));
+            }
             let stroke = if self.selected == Some(i) {
                 egui::Stroke::new(3.0, egui::Color32::YELLOW)
             } else {
@@ -816,6 +828,7 @@ impl SightlineApp {
                 visibility: if self.prefs.visibility { &self.visibility } else { &[] },
                 all_zoc: self.prefs.all_zoc,
                 taking_route: self.taking_route(),
+                may_react: &self.may_react(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

@@ -116,6 +116,11 @@ pub fn taking_route(game: &Game, draft: &OrderDraft) -> bool {
     at_skill && skills::find(&draft.skill).is_some_and(|s| s.moves)
 }
 
+/// A skill's name ("BS Attack") from its id; an unknown id as it is.
+pub fn skill_name(id: &str) -> &str {
+    skills::find(id).map_or(id, |s| s.name)
+}
+
 /// A game-file name ("suppressive_fire", "tactical_awareness") in words.
 pub fn words(v: &impl serde::Serialize) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(|w| w.replace('_', " "))).unwrap_or_default()
@@ -133,7 +138,7 @@ pub fn event_text(e: &Event) -> String {
     match e {
         Event::Activate { source, troopers } => format!("activate {} ({})", troopers.join(", "), words(source)),
         Event::Declare(d) => {
-            let mut t = format!("declare {}", d.skill);
+            let mut t = format!("declare {}", skill_name(&d.skill));
             for m in &d.moves {
                 if let Some(&(x, y)) = m.route.last() {
                     t += &format!(" · {} to ({x:.1}, {y:.1})", m.trooper);
@@ -144,7 +149,7 @@ pub fn event_text(e: &Event) -> String {
             }
             t
         }
-        Event::DeclareAro(a) => format!("ARO: {} {} at {}", a.trooper, a.skill, a.target),
+        Event::DeclareAro(a) => format!("ARO: {} {} at {}", a.trooper, skill_name(&a.skill), a.target),
         Event::Resolve { outcomes } => {
             format!("resolve ({} outcome{})", outcomes.len(), if outcomes.len() == 1 { "" } else { "s" })
         }
@@ -260,6 +265,18 @@ fn activation_ui(
 ) {
     let impetuous = game.phase() == Phase::Impetuous;
     if impetuous {
+        let side = game.active();
+        let holders: Vec<&str> = game
+            .impetuous_tokens()
+            .iter()
+            .filter(|id| game.trooper(id).is_some_and(|t| t.side == side))
+            .map(String::as_str)
+            .collect();
+        ui.label(if holders.is_empty() {
+            "No Impetuous token left.".to_string()
+        } else {
+            format!("Impetuous tokens: {}", holders.join(", "))
+        });
         draft.source = OrderSource::Impetuous;
     } else if draft.source == OrderSource::Impetuous {
         draft.source = OrderSource::Regular;
@@ -345,7 +362,7 @@ fn end_buttons(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands:
 }
 
 fn order_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderDraft, commands: &mut Vec<Command>) {
-    let skills_so_far: Vec<&str> = order.skills.iter().map(|s| s.skill.as_str()).collect();
+    let skills_so_far: Vec<&str> = order.skills.iter().map(|s| skill_name(&s.skill)).collect();
     ui.label(format!(
         "{} Order: {}{}",
         words(&order.source),
@@ -358,7 +375,11 @@ fn order_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Orde
     for a in &order.declared {
         ui.label(format!(
             "ARO (window {}): {} {} at {}, Burst {}",
-            a.window, a.aro.trooper, a.aro.skill, a.aro.target, a.burst
+            a.window,
+            a.aro.trooper,
+            skill_name(&a.aro.skill),
+            a.aro.target,
+            a.burst
         ));
     }
     if !order.lost.is_empty() {

@@ -137,7 +137,12 @@ pub struct PlanView<'a> {
     pub all_zoc: bool,
     /// A click adds a route point instead of selecting a trooper.
     pub taking_route: bool,
+    /// Troopers that may declare an ARO now (ringed in [`MAY_REACT`]).
+    pub may_react: &'a [usize],
 }
+
+/// The ring round a trooper that may declare an ARO now.
+pub const MAY_REACT: Color32 = Color32::from_rgb(255, 160, 30);
 
 impl PlanView<'_> {
     /// Draw the plan; a click on a base selects that trooper.
@@ -278,6 +283,9 @@ impl PlanView<'_> {
                 Stroke::new(1.0, Color32::BLACK)
             };
             painter.circle_stroke(c, r, ring);
+            if self.may_react.contains(&i) {
+                painter.circle_stroke(c, r + 4.0, Stroke::new(2.5, MAY_REACT));
+            }
             painter.text(
                 c + vec2(0.0, r + 8.0),
                 egui::Align2::CENTER_CENTER,
