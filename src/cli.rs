@@ -238,6 +238,18 @@ struct PairEntry {
     table: [f64; 2],
 }
 
+/// `sightline new SETUP GAME`: start game file `game` from the setup in `setup` (JSON: table,
+/// terrain, armies, who goes first — docs/game-format.md "The setup"). The setup is validated as a
+/// game would be (errors name its field); an existing file is never overwritten.
+pub fn new_game(setup: &Path, game: &Path) -> Result<(), CliError> {
+    use crate::rules::{Game, Setup};
+    let text = std::fs::read_to_string(setup).map_err(|e| CliError::input(format!("{}: {e}", setup.display())))?;
+    let parsed = Setup::from_json(&text).map_err(|e| CliError::input(format!("{}: {e}", setup.display())))?;
+    Game::new(parsed.clone()).map_err(|e| CliError::input(format!("{}: setup.{e}", setup.display())))?;
+    crate::store::GameWriter::create(game, &parsed).map_err(|e| CliError::input(format!("{}: {e}", game.display())))?;
+    Ok(())
+}
+
 fn number(s: &str) -> Option<f64> {
     s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }

@@ -52,6 +52,14 @@ enum Command {
         #[arg(long, value_name = "N")]
         at: Option<usize>,
     },
+    /// Start a game file from a setup (table, terrain, both armies, who goes first: JSON, format in
+    /// docs/game-format.md), then play it with `sightline --game GAME`. Never overwrites a file.
+    New {
+        /// The setup (JSON).
+        setup: PathBuf,
+        /// The game file to create (JSON Lines).
+        game: PathBuf,
+    },
     /// Map points between a photo and the table through a calibration fitted from the table's corners in the photo
     /// (and any further known pairs); JSON on stdout with the residuals and the worst error in inches. Exit 2 on bad
     /// input. Format in the README, "`sightline locate`".
@@ -156,6 +164,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("sightline replay: {}", e.message);
+                ExitCode::from(e.code)
+            }
+        },
+        Some(Command::New { setup, game }) => match sightline::cli::new_game(&setup, &game) {
+            Ok(()) => {
+                println!("{}: a new game; play it with: sightline --game {}", game.display(), game.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sightline new: {}", e.message);
                 ExitCode::from(e.code)
             }
         },

@@ -199,3 +199,39 @@ fn malformed_game_files_name_the_line_and_field() {
     assert_eq!(code, 2);
     assert_eq!(err.matches(&*dir.to_string_lossy()).count(), 1, "{err}");
 }
+
+#[test]
+fn new_starts_a_game_file_from_a_setup_never_over_an_old_one_and_names_a_bad_field() {
+    let dir = std::env::temp_dir().join(format!("sightline-cli-new-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = dir.join("game.jsonl");
+    let _ = std::fs::remove_file(&game);
+    let setup = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json");
+    let new = |setup: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_sightline")).arg("new").arg(setup).arg(&game).output().expect("run sightline")
+    };
+    let out = new(std::path::Path::new(setup));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The file is the setup and no events: it replays, and as the same game the setup makes.
+    let file = sightline::store::load(&game).expect("a game file");
+    assert!(file.events.is_empty());
+    let expected = sightline::rules::Setup::from_json(&std::fs::read_to_string(setup).expect("setup")).expect("setup");
+    assert_eq!(file.setup, expected);
+    let written = std::fs::read(&game).expect("read");
+    // Never over an old one: refused, the old file untouched.
+    let out = new(std::path::Path::new(setup));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    assert_eq!(std::fs::read(&game).expect("read"), written);
+    // A bad setup names its field, and writes nothing.
+    std::fs::remove_file(&game).expect("removed");
+    let bad = dir.join("bad.json");
+    let text = std::fs::read_to_string(setup).expect("setup").replacen("\"silhouette\": 2", "\"silhouette\": 12", 1);
+    std::fs::write(&bad, text).expect("written");
+    let out = new(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("setup.armies.A.groups[0].troopers[0].silhouette"), "{err}");
+    assert!(!game.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
