@@ -432,3 +432,106 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
     h.get_by_label_contains("undone: activate");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_events() {
+    use egui::accesskit::Role;
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    use sightline::rules::Event;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "panel");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    // Executive Use: a Duo of the Lieutenant (leading) and the Berserker.
+    h.get_by_label("Create a Fireteam (1 Command Token)").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "id").focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "id").type_text("duo-a");
+    h.run();
+    assert_eq!(h.get_by_role_and_label(Role::TextInput, "id").value().as_deref(), Some("duo-a"));
+    h.get_by_role_and_label(Role::ComboBox, "type").click();
+    h.run();
+    h.get_by_label("duo").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "a_lt").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "a_imp").click();
+    h.run();
+    h.get_by_label("Create Fireteam").click();
+    h.run();
+    assert!(h.query_by_label_contains("Refused").is_none(), "the Duo was created");
+    h.get_by_label_contains("duo-a (duo): a_lt (leader), a_imp");
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label("End Impetuous Phase").click();
+    h.run();
+    h.get_by_label("a_nco  S2").click();
+    h.run();
+    h.get_by_label("Activate a_nco").click();
+    h.run();
+    // A BS Attack at an enemy it sees, which is also under the Template.
+    let target = {
+        let app = h.state();
+        let me = app.scene().troopers.iter().position(|t| t.id == "a_nco").expect("a_nco");
+        let seen = app.pairs().pairs().iter().find(|m| {
+            m.from == me && m.lof.lof.has_lof() && app.scene().troopers[m.to].side == sightline::geometry::Side::B
+        });
+        app.scene().troopers[seen.expect("a_nco sees an enemy").to].id.clone()
+    };
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    h.get_by_label("BS Attack").click();
+    h.run();
+    let boxes: Vec<_> = h.get_all_by_role_and_label(Role::CheckBox, &target).collect();
+    assert_eq!(boxes.len(), 2, "a target box and a Template box");
+    boxes[0].click();
+    boxes[1].click();
+    h.run();
+    h.get_by_label("Declare BS Attack").click();
+    h.run();
+    h.get_by_label("Close ARO window 1").click();
+    h.run();
+    // Resolution, skipping the second skill: the target falls, a_nco is placed 2" on.
+    let outcome = |h: &mut Harness<'_, SightlineApp>, k: usize, choice: &str| {
+        h.get_all_by_role_and_label(Role::ComboBox, "Outcome:").nth(k).expect("an outcome box").click();
+        h.run();
+        h.get_by_role_and_label(Role::Button, choice).click();
+        h.run();
+    };
+    outcome(&mut h, 0, &target);
+    h.get_by_label("Add outcome").click();
+    h.run();
+    outcome(&mut h, 0, "a_nco");
+    outcome(&mut h, 1, "is placed at");
+    h.get_by_label("Click the table where a_nco now stands, or type it.");
+    h.state_mut().command(Command::PlaceAt(TablePoint::new(40.0, 8.0)));
+    h.run();
+    h.get_by_label("Add outcome").click();
+    h.run();
+    h.get_by_label(&format!("{target} enters unconscious"));
+    h.get_by_label("Resolve").click();
+    h.run();
+    let expected: Vec<Event> = [
+        r#"{"type": "create_fireteam", "id": "duo-a", "kind": "duo", "leader": "a_lt", "members": ["a_lt", "a_imp"]}"#
+            .to_string(),
+        r#"{"type": "order_count"}"#.into(),
+        r#"{"type": "end_impetuous_phase"}"#.into(),
+        r#"{"type": "activate", "source": "regular", "troopers": ["a_nco"]}"#.into(),
+        format!(
+            r#"{{"type": "declare", "skill": "bs_attack", "targets": ["{target}"], "template_hits": ["{target}"]}}"#
+        ),
+        r#"{"type": "close_aro_window"}"#.into(),
+        format!(
+            r#"{{"type": "resolve", "outcomes": [{{"type": "enter", "trooper": "{target}", "state": "unconscious"}},
+               {{"type": "place", "trooper": "a_nco", "x": 40, "y": 8, "facing": 0}}]}}"#
+        ),
+    ]
+    .iter()
+    .map(|l| serde_json::from_str(l).expect("an event"))
+    .collect();
+    assert_eq!(saved_events(&path), expected);
+    let nco = h.state().scene().troopers.iter().find(|t| t.id == "a_nco").expect("a_nco").body.centre;
+    assert!(nco.dist(TablePoint::new(40.0, 8.0)) < 1e-9, "placed where the click said");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -79,6 +79,9 @@ pub enum Command {
     UndoRoutePoint,
     /// Draw the route of this activated trooper (of several the Order activated).
     RouteOf(String),
+    /// In a game, while a "placed at" outcome is put together: where the trooper now stands
+    /// (table inches).
+    PlaceAt(crate::geometry::TablePoint),
     /// The routes being drawn changed (show them).
     RouteChanged,
 }
@@ -316,6 +319,7 @@ impl SightlineApp {
             }
             Command::RouteChanged => self.show_routes(),
             Command::RouteOf(id) => self.draft.mover = Some(id),
+            Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
             Command::Select(sel) => {
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
@@ -354,10 +358,13 @@ impl SightlineApp {
         }
     }
 
-    /// The height a route point clicked on the picture is taken at: the moving trooper's
+    /// The height a point clicked on the picture is taken at: the moving (or placed) trooper's
     /// elevation, inches (routes are flat: ROUTE_LEVEL).
     fn route_level(&self) -> f64 {
-        let mover = self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o));
+        let mover = match self.table_click() {
+            order_panel::TableClick::Place => Some(self.draft.outcome.trooper.clone()),
+            _ => self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o)),
+        };
         mover.and_then(|id| self.scene.troopers.iter().find(|t| t.id == id)).map_or(0.0, |t| t.body.elevation_in)
     }
 
@@ -368,9 +375,19 @@ impl SightlineApp {
         self.scene.troopers.iter().enumerate().filter(|(_, t)| ids.contains(&&t.id)).map(|(i, _)| i).collect()
     }
 
-    /// Whether clicks on the table add route points now.
-    fn taking_route(&self) -> bool {
-        self.game.as_ref().is_some_and(|g| order_panel::taking_route(g.game(), &self.draft))
+    /// What a click on the table does now.
+    fn table_click(&self) -> order_panel::TableClick {
+        self.game.as_ref().map_or(order_panel::TableClick::Select, |g| order_panel::table_click(g.game(), &self.draft))
+    }
+
+    /// The command a click at table point `p` makes, when it does not select (a route point, or
+    /// where an outcome's trooper is placed).
+    fn click_at(&self, p: crate::geometry::TablePoint) -> Option<Command> {
+        match self.table_click() {
+            order_panel::TableClick::Select => None,
+            order_panel::TableClick::Route => Some(Command::RoutePoint(p)),
+            order_panel::TableClick::Place => Some(Command::PlaceAt(p)),
+        }
     }
 
     fn camera_ui(&mut self, ui: &mut egui::Ui) {
@@ -527,11 +544,11 @@ impl SightlineApp {
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            if self.taking_route() {
-                // A route point, at the moving trooper's level (a click on a roof lands on the roof).
+            if self.table_click() != order_panel::TableClick::Select {
+                // At the moving (or placed) trooper's level: a click on a roof lands on the roof.
                 let z = self.route_level();
-                if let Some(p) = view.table_from_screen(pos, z) {
-                    self.commands.push(Command::RoutePoint(p));
+                if let Some(c) = view.table_from_screen(pos, z).and_then(|p| self.click_at(p)) {
+                    self.commands.push(c);
                 }
             } else {
                 self.commands.push(Command::Select(view.trooper_at(&self.scene, pos, 0.5)));
@@ -827,7 +844,7 @@ impl SightlineApp {
                 selected: self.selected,
                 visibility: if self.prefs.visibility { &self.visibility } else { &[] },
                 all_zoc: self.prefs.all_zoc,
-                taking_route: self.taking_route(),
+                click: self.table_click(),
                 may_react: &self.may_react(),
             };
             if let Some(cmd) = view.ui(ui) {

@@ -11,8 +11,8 @@
 use super::Command;
 use crate::geometry::{Side, TablePoint};
 use crate::rules::{
-    Activation, AroDeclaration, AroReason, Declaration, Event, Game, Move, OrderSource, OrderStep, Outcome, Phase,
-    State, skills,
+    Activation, AroDeclaration, AroReason, Declaration, Event, FireteamKind, Game, Move, OrderSource, OrderStep,
+    Outcome, Phase, State, skills,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -33,14 +33,114 @@ pub struct OrderDraft {
     pub targets: BTreeSet<String>,
     /// Each eligible reactive trooper's ARO: (skill id, target).
     pub aros: BTreeMap<String, (String, String)>,
+    /// Each mover's facing at the end of its move, degrees (none: along its last leg).
+    pub facing: BTreeMap<String, f64>,
+    /// A route point typed in, inches (for a point more exact than a click).
+    pub typed: (f64, f64),
+    /// Troopers under a Template the skill places.
+    pub template_hits: BTreeSet<String>,
+    /// Each reactive Fireteam's ARO, when its members' AROs have no majority (seed 003).
+    pub fireteam_aro: BTreeMap<String, String>,
     /// What happened, for Resolution.
     pub outcomes: Vec<Outcome>,
-    /// The outcome being put together: who, enters (or leaves), which state.
-    pub outcome: (String, bool, State),
+    /// The outcome being put together.
+    pub outcome: NewOutcome,
+    /// A Fireteam being put together (Executive Use of a Command Token).
+    pub fireteam: NewFireteam,
+    /// The Combat Group (index) the selected trooper would move to (Executive Use).
+    pub group: usize,
     /// The new Lieutenant, at the end of a Turn in Loss of Lieutenant.
     pub new_lieutenant: String,
     /// What the last event came to: `Ok` what was saved, `Err` why it was refused.
     pub message: Option<Result<String, String>>,
+}
+
+/// What an outcome being put together says happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutcomeKind {
+    /// The trooper enters a state.
+    Enter,
+    /// It leaves one.
+    Leave,
+    /// It now stands somewhere else (a click on the table, or typed).
+    Place,
+    /// It turns.
+    Face,
+    /// Its skill became an Idle.
+    Idle,
+}
+
+impl OutcomeKind {
+    const ALL: [OutcomeKind; 5] =
+        [OutcomeKind::Enter, OutcomeKind::Leave, OutcomeKind::Place, OutcomeKind::Face, OutcomeKind::Idle];
+
+    fn text(self) -> &'static str {
+        match self {
+            OutcomeKind::Enter => "enters",
+            OutcomeKind::Leave => "leaves",
+            OutcomeKind::Place => "is placed at",
+            OutcomeKind::Face => "faces",
+            OutcomeKind::Idle => "became an Idle",
+        }
+    }
+}
+
+/// An outcome being put together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOutcome {
+    /// Who.
+    pub trooper: String,
+    /// What happened to it.
+    pub kind: OutcomeKind,
+    /// The state it enters or leaves.
+    pub state: State,
+    /// Where it is placed, inches.
+    pub at: (f64, f64),
+    /// The facing it turns to (or is placed with), degrees.
+    pub facing: f64,
+}
+
+impl Default for NewOutcome {
+    fn default() -> Self {
+        Self {
+            trooper: String::new(),
+            kind: OutcomeKind::Enter,
+            state: State::Unconscious,
+            at: (0.0, 0.0),
+            facing: 0.0,
+        }
+    }
+}
+
+impl NewOutcome {
+    /// The outcome, as the game file has it.
+    pub fn outcome(&self) -> Outcome {
+        let trooper = self.trooper.clone();
+        match self.kind {
+            OutcomeKind::Enter => Outcome::Enter { trooper, state: self.state },
+            OutcomeKind::Leave => Outcome::Leave { trooper, state: self.state },
+            OutcomeKind::Place => Outcome::Place { trooper, x: self.at.0, y: self.at.1, facing: Some(self.facing) },
+            OutcomeKind::Face => Outcome::Face { trooper, facing: self.facing },
+            OutcomeKind::Idle => Outcome::Idle { trooper },
+        }
+    }
+}
+
+/// A Fireteam being put together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewFireteam {
+    /// Its id.
+    pub id: String,
+    /// Its type.
+    pub kind: FireteamKind,
+    /// Its members; the first chosen leads it.
+    pub members: Vec<String>,
+}
+
+impl Default for NewFireteam {
+    fn default() -> Self {
+        Self { id: String::new(), kind: FireteamKind::Core, members: Vec::new() }
+    }
 }
 
 impl Default for OrderDraft {
@@ -53,8 +153,14 @@ impl Default for OrderDraft {
             routes: BTreeMap::new(),
             targets: BTreeSet::new(),
             aros: BTreeMap::new(),
+            facing: BTreeMap::new(),
+            typed: (0.0, 0.0),
+            template_hits: BTreeSet::new(),
+            fireteam_aro: BTreeMap::new(),
             outcomes: Vec::new(),
-            outcome: (String::new(), true, State::Unconscious),
+            outcome: NewOutcome::default(),
+            fireteam: NewFireteam::default(),
+            group: 0,
             new_lieutenant: String::new(),
             message: None,
         }
@@ -69,13 +175,17 @@ impl OrderDraft {
             .routes
             .iter()
             .filter(|(_, r)| !r.is_empty())
-            .map(|(id, r)| Move { trooper: id.clone(), route: r.iter().map(|p| (p.x, p.y)).collect(), facing: None })
+            .map(|(id, r)| Move {
+                trooper: id.clone(),
+                route: r.iter().map(|p| (p.x, p.y)).collect(),
+                facing: self.facing.get(id).copied(),
+            })
             .collect();
         Declaration {
             skill: self.skill.clone(),
             moves,
             targets: self.targets.iter().cloned().collect(),
-            template_hits: Vec::new(),
+            template_hits: self.template_hits.iter().cloned().collect(),
         }
     }
 
@@ -95,8 +205,12 @@ impl OrderDraft {
             Event::Declare(_) => {
                 self.mover = None;
                 self.routes.clear();
+                self.facing.clear();
                 self.targets.clear();
+                self.template_hits.clear();
             }
+            Event::CloseAroWindow { .. } => self.fireteam_aro.clear(),
+            Event::CreateFireteam { .. } => self.fireteam = NewFireteam::default(),
             Event::DeclareAro(a) => {
                 self.aros.remove(&a.trooper);
             }
@@ -109,11 +223,29 @@ impl OrderDraft {
     }
 }
 
-/// Whether clicks on the table add route points now: a game is at a skill declaration and the
-/// skill chosen moves.
-pub fn taking_route(game: &Game, draft: &OrderDraft) -> bool {
-    let at_skill = game.order().is_some_and(|o| matches!(o.step, OrderStep::FirstSkill | OrderStep::SecondSkill));
-    at_skill && skills::find(&draft.skill).is_some_and(|s| s.moves)
+/// What a click on the table does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableClick {
+    /// Selects the trooper clicked.
+    Select,
+    /// Adds a point to the route being drawn (a moving skill is being declared).
+    Route,
+    /// Says where the outcome's trooper is placed (a "placed at" outcome is being put together).
+    Place,
+}
+
+/// What a click on the table does now.
+pub fn table_click(game: &Game, draft: &OrderDraft) -> TableClick {
+    let Some(order) = game.order() else { return TableClick::Select };
+    let at_skill = matches!(order.step, OrderStep::FirstSkill | OrderStep::SecondSkill);
+    let resolving = matches!(order.step, OrderStep::SecondSkill | OrderStep::Resolution);
+    if at_skill && skills::find(&draft.skill).is_some_and(|s| s.moves) {
+        TableClick::Route
+    } else if resolving && draft.outcome.kind == OutcomeKind::Place && !draft.outcome.trooper.is_empty() {
+        TableClick::Place
+    } else {
+        TableClick::Select
+    }
 }
 
 /// A skill's name ("BS Attack") from its id; an unknown id as it is.
@@ -247,12 +379,100 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
         (Phase::GameOver, _) => {}
         (Phase::Tactical, _) => {
             ui.label("Executive Use of Command Tokens, then the Order Count.");
+            executive_ui(ui, game, draft, selected, commands);
+            ui.separator();
             if ui.button("Order Count").on_hover_text("Retreat!, Loss of Lieutenant, then count the Orders").clicked() {
                 play(commands, Event::OrderCount);
             }
         }
         (_, None) => activation_ui(ui, game, draft, selected, commands),
         (_, Some(order)) => order_ui(ui, game, order, draft, commands),
+    }
+}
+
+/// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected
+/// trooper to another Combat Group.
+fn executive_ui(
+    ui: &mut egui::Ui,
+    game: &Game,
+    draft: &mut OrderDraft,
+    selected: Option<&str>,
+    commands: &mut Vec<Command>,
+) {
+    let side = game.active();
+    ui.collapsing("Create a Fireteam (1 Command Token)", |ui| {
+        let f = &mut draft.fireteam;
+        ui.horizontal(|ui| {
+            let label = ui.label("id");
+            ui.add(egui::TextEdit::singleline(&mut f.id).desired_width(90.0)).labelled_by(label.id);
+            let label = ui.label("type");
+            egui::ComboBox::from_id_salt("fireteam kind")
+                .selected_text(words(&f.kind))
+                .width(70.0)
+                .show_ui(ui, |ui| {
+                    for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
+                        ui.selectable_value(&mut f.kind, k, words(&k));
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        ui.label("Members (the first ticked leads):");
+        ui.horizontal_wrapped(|ui| {
+            for t in game.troopers().iter().filter(|t| t.side == side && t.on_table()) {
+                let mut on = f.members.contains(&t.id);
+                if ui.checkbox(&mut on, &t.id).changed() {
+                    f.members.retain(|m| *m != t.id);
+                    if on {
+                        f.members.push(t.id.clone());
+                    }
+                }
+            }
+        });
+        let ready = !f.id.trim().is_empty() && !f.members.is_empty();
+        if ui.add_enabled(ready, egui::Button::new("Create Fireteam")).clicked() {
+            commands.push(Command::Play(Event::CreateFireteam {
+                id: f.id.trim().to_string(),
+                kind: f.kind,
+                leader: f.members[0].clone(),
+                members: f.members.clone(),
+            }));
+        }
+    });
+    if let Some(me) = selected.and_then(|id| game.trooper(id)).filter(|t| t.side == side) {
+        ui.horizontal(|ui| {
+            let groups = game.pools(side).len();
+            let label = ui.label(format!("Move {} to", me.id));
+            egui::ComboBox::from_id_salt("to group")
+                .selected_text(format!("Combat Group {}", draft.group + 1))
+                .show_ui(ui, |ui| {
+                    for g in 0..groups {
+                        ui.selectable_value(&mut draft.group, g, format!("Combat Group {}", g + 1));
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if ui.button("Move (1 Command Token)").clicked() {
+                commands.push(Command::Play(Event::MoveToGroup { trooper: me.id.clone(), group: draft.group }));
+            }
+        });
+    }
+}
+
+/// Between Orders: cancel one of the Active Player's Fireteams, or name another Team Leader.
+fn fireteams_ui(ui: &mut egui::Ui, game: &Game, selected: Option<&str>, commands: &mut Vec<Command>) {
+    for f in game.fireteams(game.active()) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("{}:", f.id));
+            if ui.small_button(format!("Cancel {}", f.id)).on_hover_text("Voluntary, free").clicked() {
+                commands.push(Command::Play(Event::CancelFireteam { id: f.id.clone() }));
+            }
+            if let Some(id) = selected.filter(|id| f.members.iter().any(|m| m == id) && *id != f.leader)
+                && ui.small_button(format!("{id} leads {}", f.id)).clicked()
+            {
+                commands.push(Command::Play(Event::ChangeLeader { fireteam: f.id.clone(), leader: id.to_string() }));
+            }
+        });
     }
 }
 
@@ -312,20 +532,15 @@ fn activation_ui(
     let mut troopers = vec![me.id.clone()];
     if draft.source == OrderSource::Coordinated {
         ui.label(format!("With {} (the Spearhead):", me.id));
-        for t in game.troopers().iter().filter(|t| t.side == me.side && t.id != me.id && t.on_table()) {
-            let mut on = draft.coordinated.contains(&t.id);
-            if ui.checkbox(&mut on, &t.id).changed() {
-                if on {
-                    draft.coordinated.insert(t.id.clone());
-                } else {
-                    draft.coordinated.remove(&t.id);
-                }
-            }
-        }
+        let others = game.troopers().iter().filter(|t| t.side == me.side && t.id != me.id && t.on_table());
+        pick_troopers(ui, others, &mut draft.coordinated);
         troopers.extend(draft.coordinated.iter().filter(|id| **id != me.id).cloned());
     }
     if ui.button(format!("Activate {}", me.id)).clicked() {
         commands.push(Command::Play(Event::Activate { source: draft.source, troopers }));
+    }
+    if !impetuous {
+        fireteams_ui(ui, game, selected, commands);
     }
     end_buttons(ui, game, draft, commands);
 }
@@ -457,6 +672,25 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
                 )
             });
             ui.horizontal(|ui| {
+                ui.label("x");
+                ui.add(egui::DragValue::new(&mut draft.typed.0).speed(0.1).suffix("\""));
+                ui.label("y");
+                ui.add(egui::DragValue::new(&mut draft.typed.1).speed(0.1).suffix("\""));
+                if ui.button("Add point").on_hover_text("Add the point typed to the route").clicked() {
+                    commands.push(Command::RoutePoint(TablePoint::new(draft.typed.0, draft.typed.1)));
+                }
+            });
+            ui.horizontal(|ui| {
+                let mut set = draft.facing.contains_key(&m);
+                ui.checkbox(&mut set, "facing at the end").on_hover_text("Otherwise it faces along its last leg");
+                if set {
+                    let f = draft.facing.entry(m.clone()).or_insert(0.0);
+                    ui.add(egui::DragValue::new(f).speed(1.0).range(0.0..=359.9).suffix("°"));
+                } else {
+                    draft.facing.remove(&m);
+                }
+            });
+            ui.horizontal(|ui| {
                 if ui.add_enabled(!route.is_empty(), egui::Button::new("Undo point")).clicked() {
                     commands.push(Command::UndoRoutePoint);
                 }
@@ -470,18 +704,11 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
     if skill.attack || skill.needs_lof {
         ui.label("Targets:");
         let mine = game.active();
-        ui.horizontal_wrapped(|ui| {
-            for t in game.troopers().iter().filter(|t| t.side != mine && t.on_table()) {
-                let mut on = draft.targets.contains(&t.id);
-                if ui.checkbox(&mut on, &t.id).changed() {
-                    if on {
-                        draft.targets.insert(t.id.clone());
-                    } else {
-                        draft.targets.remove(&t.id);
-                    }
-                }
-            }
-        });
+        pick_troopers(ui, game.troopers().iter().filter(|t| t.side != mine && t.on_table()), &mut draft.targets);
+    }
+    if skill.attack {
+        ui.label("Under a Template it places:");
+        pick_troopers(ui, game.troopers().iter().filter(|t| t.on_table()), &mut draft.template_hits);
     }
     if ui.button(format!("Declare {}", skill.name)).clicked() {
         commands.push(Command::Play(Event::Declare(draft.declaration())));
@@ -496,7 +723,43 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
         .on_hover_text("Every ARO of this window is declared: the others are lost")
         .clicked()
     {
-        commands.push(Command::Play(Event::CloseAroWindow { fireteam_aro: BTreeMap::new() }));
+        commands.push(Command::Play(Event::CloseAroWindow { fireteam_aro: draft.fireteam_aro.clone() }));
+    }
+    // A reactive Fireteam whose members declared different AROs: the player's choice, used when
+    // there is no majority (seed 003).
+    for f in game.fireteams(game.reactive()) {
+        let mut declared: Vec<&str> = order
+            .declared
+            .iter()
+            .filter(|d| f.members.contains(&d.aro.trooper))
+            .map(|d| d.aro.skill.as_str())
+            .collect();
+        declared.sort_unstable();
+        declared.dedup();
+        if declared.len() < 2 {
+            continue;
+        }
+        ui.horizontal(|ui| {
+            let chosen = draft.fireteam_aro.get(&f.id).map_or("(majority)", |s| skill_name(s)).to_string();
+            let label = ui.label(format!("{}'s ARO:", f.id));
+            egui::ComboBox::from_id_salt(("fireteam aro", f.id.as_str()))
+                .selected_text(chosen)
+                .show_ui(ui, |ui| {
+                    for skill in &declared {
+                        if ui
+                            .selectable_label(
+                                draft.fireteam_aro.get(&f.id).map(String::as_str) == Some(skill),
+                                skill_name(skill),
+                            )
+                            .clicked()
+                        {
+                            draft.fireteam_aro.insert(f.id.clone(), skill.to_string());
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
     }
     let eligible = order.eligible_now();
     if eligible.is_empty() {
@@ -561,49 +824,89 @@ fn resolve_ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands: 
         draft.outcomes.remove(k);
     }
     ui.horizontal(|ui| {
-        let (who, enter, state) = &mut draft.outcome;
+        let o = &mut draft.outcome;
         let label = ui.label("Outcome:");
         egui::ComboBox::from_id_salt("outcome trooper")
-            .selected_text(who.clone())
+            .selected_text(o.trooper.clone())
             .width(70.0)
             .show_ui(ui, |ui| {
                 for t in game.troopers().iter().filter(|t| t.on_table()) {
-                    ui.selectable_value(who, t.id.clone(), &t.id);
+                    ui.selectable_value(&mut o.trooper, t.id.clone(), &t.id);
                 }
             })
             .response
             .labelled_by(label.id);
         egui::ComboBox::from_id_salt("outcome kind")
-            .selected_text(if *enter { "enters" } else { "leaves" })
-            .width(60.0)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(enter, true, "enters");
-                ui.selectable_value(enter, false, "leaves");
-            })
-            .response
-            .labelled_by(label.id);
-        egui::ComboBox::from_id_salt("outcome state")
-            .selected_text(words(state))
+            .selected_text(o.kind.text())
             .width(90.0)
             .show_ui(ui, |ui| {
-                for s in ALL_STATES {
-                    ui.selectable_value(state, s, words(&s));
+                for k in OutcomeKind::ALL {
+                    ui.selectable_value(&mut o.kind, k, k.text());
                 }
             })
             .response
             .labelled_by(label.id);
     });
-    let (who, enter, state) = draft.outcome.clone();
-    if ui.add_enabled(!who.is_empty(), egui::Button::new("Add outcome")).clicked() {
-        draft.outcomes.push(if enter {
-            Outcome::Enter { trooper: who, state }
-        } else {
-            Outcome::Leave { trooper: who, state }
-        });
+    ui.horizontal(|ui| {
+        let o = &mut draft.outcome;
+        match o.kind {
+            OutcomeKind::Enter | OutcomeKind::Leave => {
+                let label = ui.label("state");
+                egui::ComboBox::from_id_salt("outcome state")
+                    .selected_text(words(&o.state))
+                    .width(110.0)
+                    .show_ui(ui, |ui| {
+                        for s in ALL_STATES {
+                            ui.selectable_value(&mut o.state, s, words(&s));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            }
+            OutcomeKind::Place => {
+                ui.label("x");
+                ui.add(egui::DragValue::new(&mut o.at.0).speed(0.1).suffix("\""));
+                ui.label("y");
+                ui.add(egui::DragValue::new(&mut o.at.1).speed(0.1).suffix("\""));
+                ui.label("facing");
+                ui.add(egui::DragValue::new(&mut o.facing).speed(1.0).range(0.0..=359.9).suffix("°"));
+            }
+            OutcomeKind::Face => {
+                ui.label("facing");
+                ui.add(egui::DragValue::new(&mut o.facing).speed(1.0).range(0.0..=359.9).suffix("°"));
+            }
+            OutcomeKind::Idle => {}
+        }
+    });
+    if draft.outcome.kind == OutcomeKind::Place && !draft.outcome.trooper.is_empty() {
+        ui.label(format!("Click the table where {} now stands, or type it.", draft.outcome.trooper));
+    }
+    if ui.add_enabled(!draft.outcome.trooper.is_empty(), egui::Button::new("Add outcome")).clicked() {
+        draft.outcomes.push(draft.outcome.outcome());
     }
     if ui.button("Resolve").on_hover_text("Apply what happened and end the Order").clicked() {
         commands.push(Command::Play(Event::Resolve { outcomes: draft.outcomes.clone() }));
     }
+}
+
+/// A checkbox for each of `troopers`, ticked when `chosen` holds it.
+fn pick_troopers<'t>(
+    ui: &mut egui::Ui,
+    troopers: impl Iterator<Item = &'t crate::rules::TrooperState>,
+    chosen: &mut BTreeSet<String>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        for t in troopers {
+            let mut on = chosen.contains(&t.id);
+            if ui.checkbox(&mut on, &t.id).changed() {
+                if on {
+                    chosen.insert(t.id.clone());
+                } else {
+                    chosen.remove(&t.id);
+                }
+            }
+        }
+    });
 }
 
 /// Every state an outcome may name, Null states first.
@@ -628,5 +931,70 @@ pub fn outcome_text(o: &Outcome) -> String {
         Outcome::Place { trooper, x, y, .. } => format!("{trooper} placed at ({x:.1}, {y:.1})"),
         Outcome::Face { trooper, facing } => format!("{trooper} faces {facing:.0}°"),
         Outcome::Idle { trooper } => format!("{trooper}: Idle"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Setup;
+
+    fn game(events: &[Event]) -> Game {
+        let setup = Setup::from_json(crate::rules::EXAMPLE_SETUP_JSON).expect("setup");
+        let (g, results) = Game::replay(setup, events).expect("game");
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+        g
+    }
+
+    #[test]
+    fn a_click_on_the_table_selects_until_a_route_or_a_placement_is_being_put_together() {
+        let mut draft = OrderDraft::default();
+        assert_eq!(table_click(&game(&[]), &draft), TableClick::Select, "no Order: a click selects");
+        let first = game(&[
+            Event::OrderCount,
+            Event::EndImpetuousPhase,
+            Event::Activate { source: OrderSource::Regular, troopers: vec!["a1".into()] },
+        ]);
+        assert_eq!(table_click(&first, &draft), TableClick::Route, "Move (the default skill) takes a route");
+        draft.skill = "bs_attack".into();
+        assert_eq!(table_click(&first, &draft), TableClick::Select, "a BS Attack has no route");
+        draft.outcome.kind = OutcomeKind::Place;
+        draft.outcome.trooper = "a1".into();
+        assert_eq!(table_click(&first, &draft), TableClick::Select, "no outcome before the first skill");
+        let mut second = first.clone();
+        for e in [
+            Event::Declare(Declaration {
+                skill: "move".into(),
+                moves: vec![Move { trooper: "a1".into(), route: vec![(22.0, 12.0)], facing: None }],
+                targets: vec![],
+                template_hits: vec![],
+            }),
+            Event::CloseAroWindow { fireteam_aro: BTreeMap::new() },
+        ] {
+            second = second.apply(&e).expect("accepted");
+        }
+        assert_eq!(table_click(&second, &draft), TableClick::Place, "a placement at Resolution");
+        draft.skill = "move".into();
+        assert_eq!(table_click(&second, &draft), TableClick::Route, "a second Move's route comes first");
+    }
+
+    #[test]
+    fn the_draft_makes_the_declaration_and_outcomes_the_game_file_has() {
+        let mut draft = OrderDraft::default();
+        draft.routes.insert("a1".into(), vec![TablePoint::new(22.0, 12.0), TablePoint::new(20.0, 14.0)]);
+        draft.routes.insert("a2".into(), vec![]);
+        draft.facing.insert("a1".into(), 45.0);
+        let d = draft.declaration();
+        assert_eq!(
+            d.moves,
+            vec![Move { trooper: "a1".into(), route: vec![(22.0, 12.0), (20.0, 14.0)], facing: Some(45.0) }],
+            "an empty route is no move"
+        );
+        draft.played(&Event::Declare(d));
+        assert!(draft.routes.is_empty() && draft.facing.is_empty());
+        let o = NewOutcome { trooper: "b1".into(), kind: OutcomeKind::Face, facing: 90.0, ..Default::default() };
+        assert_eq!(o.outcome(), Outcome::Face { trooper: "b1".into(), facing: 90.0 });
+        let o = NewOutcome { kind: OutcomeKind::Place, at: (3.0, 4.0), ..o };
+        assert_eq!(o.outcome(), Outcome::Place { trooper: "b1".into(), x: 3.0, y: 4.0, facing: Some(90.0) });
     }
 }

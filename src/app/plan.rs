@@ -135,8 +135,8 @@ pub struct PlanView<'a> {
     pub selected: Option<usize>,
     pub visibility: &'a [TablePoint],
     pub all_zoc: bool,
-    /// A click adds a route point instead of selecting a trooper.
-    pub taking_route: bool,
+    /// What a click on the table does.
+    pub click: super::order_panel::TableClick,
     /// Troopers that may declare an ARO now (ringed in [`MAY_REACT`]).
     pub may_react: &'a [usize],
 }
@@ -324,10 +324,11 @@ impl PlanView<'_> {
 
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
-            if self.taking_route {
-                return Some(Command::RoutePoint(p));
-            }
-            return Some(Command::Select(super::trooper_at(self.scene, p, 0.3)));
+            return Some(match self.click {
+                super::order_panel::TableClick::Route => Command::RoutePoint(p),
+                super::order_panel::TableClick::Place => Command::PlaceAt(p),
+                super::order_panel::TableClick::Select => Command::Select(super::trooper_at(self.scene, p, 0.3)),
+            });
         }
         None
     }
