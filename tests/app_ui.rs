@@ -535,3 +535,35 @@ fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_e
     assert!(nco.dist(TablePoint::new(40.0, 8.0)) < 1e-9, "placed where the click said");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_trooper_not_on_the_table_is_selected_in_the_list_activated_and_enters_where_its_route_begins() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "enter");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label("End Impetuous Phase").click();
+    h.run();
+    assert!(h.state().scene().troopers.iter().all(|t| t.id != "a_ad"), "the Paratrooper is not on the table");
+    h.get_by_label("a_ad  not on the table").click();
+    h.run();
+    h.get_by_label("not on the table: its first route point is where it enters");
+    h.get_by_label("Activate a_ad").click();
+    h.run();
+    h.state_mut().command(Command::RoutePoint(TablePoint::new(30.0, 40.0)));
+    h.state_mut().command(Command::RoutePoint(TablePoint::new(30.0, 38.0)));
+    h.run();
+    h.get_by_label("Declare Move").click();
+    h.run();
+    assert!(h.query_by_label_contains("Refused").is_none());
+    let app = h.state();
+    let ad = app.scene().troopers.iter().position(|t| t.id == "a_ad").expect("on the table now");
+    assert!(app.scene().troopers[ad].body.centre.dist(TablePoint::new(30.0, 38.0)) < 1e-9);
+    assert_eq!(app.selected(), Some(ad), "and still selected");
+    assert_eq!(app.pairs().pairs(), sightline::geometry::PairTable::new(app.scene()).pairs(), "and measured");
+    assert!(h.query_by_label("a_ad  not on the table").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

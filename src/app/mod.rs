@@ -84,6 +84,9 @@ pub enum Command {
     PlaceAt(crate::geometry::TablePoint),
     /// The routes being drawn changed (show them).
     RouteChanged,
+    /// In a game: select a trooper that is not on the table yet (to activate it: Airborne
+    /// Deployment and the like), by id.
+    SelectOffTable(String),
 }
 
 /// The widest the LoF column of the measures panel gets, screen points: longer lists of
@@ -116,6 +119,8 @@ pub struct SightlineApp {
     pending_calibration: Option<crate::rules::CalibrationSetup>,
     /// In a game: the event the player is putting together.
     draft: order_panel::OrderDraft,
+    /// In a game: a trooper not on the table, selected in the list (then `selected` is `None`).
+    off_table: Option<String>,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -152,6 +157,7 @@ impl SightlineApp {
             game: None,
             pending_calibration: None,
             draft: Default::default(),
+            off_table: None,
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -320,7 +326,12 @@ impl SightlineApp {
             Command::RouteChanged => self.show_routes(),
             Command::RouteOf(id) => self.draft.mover = Some(id),
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
+            Command::SelectOffTable(id) => {
+                self.run_command(Command::Select(None));
+                self.off_table = Some(id);
+            }
             Command::Select(sel) => {
+                self.off_table = None;
                 self.selected = sel.filter(|&i| i < self.scene.troopers.len());
                 self.visibility = self
                     .selected
@@ -337,11 +348,19 @@ impl SightlineApp {
         match game.scene() {
             Ok(scene) => {
                 let selected = self.selected.and_then(|i| self.scene.troopers.get(i)).map(|t| t.id.clone());
+                let off_table = self.off_table.take();
                 self.scene = scene;
                 self.show_routes();
                 self.pairs.refresh(&self.scene);
-                let sel = selected.and_then(|id| self.scene.troopers.iter().position(|t| t.id == id));
-                self.run_command(Command::Select(sel));
+                // The same trooper stays selected: on the table (it may just have entered it), or off it.
+                let id = selected.or(off_table);
+                match id.as_ref().and_then(|id| self.scene.troopers.iter().position(|t| t.id == *id)) {
+                    Some(i) => self.run_command(Command::Select(Some(i))),
+                    None => {
+                        self.run_command(Command::Select(None));
+                        self.off_table = id.filter(|id| self.game_trooper(id).is_some_and(|t| !t.on_table()));
+                    }
+                }
             }
             Err(e) => self.draft.message = Some(Err(format!("the table cannot be shown: {e}"))),
         }
@@ -600,6 +619,24 @@ impl SightlineApp {
                     self.commands.push(Command::Select(Some(i)));
                 }
             }
+            // In a game: troopers not on the table yet (they enter it with a move).
+            if let Some(g) = &self.game {
+                for t in g
+                    .game()
+                    .troopers()
+                    .iter()
+                    .filter(|t| t.side == side && !t.on_table() && !t.is(crate::rules::State::Dead))
+                {
+                    let label = format!("{}  not on the table", t.id);
+                    if ui
+                        .selectable_label(self.off_table.as_deref() == Some(t.id.as_str()), label)
+                        .on_hover_text(&t.name)
+                        .clicked()
+                    {
+                        self.commands.push(Command::SelectOffTable(t.id.clone()));
+                    }
+                }
+            }
             ui.add_space(8.0);
         }
         ui.separator();
@@ -615,6 +652,11 @@ impl SightlineApp {
 
     fn measures_panel(&mut self, ui: &mut egui::Ui) {
         let Some(sel) = self.selected else {
+            if let Some(id) = &self.off_table {
+                ui.heading(id);
+                ui.label("not on the table: its first route point is where it enters");
+                return;
+            }
             ui.label("Click a trooper to see what it measures.");
             return;
         };
@@ -826,7 +868,8 @@ impl SightlineApp {
             .show(ui, |ui| {
                 egui::ScrollArea::both().show(ui, |ui| {
                     if let Some(g) = &self.game {
-                        let selected = self.selected.map(|i| self.scene.troopers[i].id.as_str());
+                        let selected =
+                            self.selected.map(|i| self.scene.troopers[i].id.as_str()).or(self.off_table.as_deref());
                         order_panel::ui(ui, g.game(), &mut self.draft, selected, &mut self.commands);
                         ui.separator();
                     }

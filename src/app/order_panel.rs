@@ -440,7 +440,7 @@ fn executive_ui(
         }
     });
     if let Some(me) = selected.and_then(|id| game.trooper(id)).filter(|t| t.side == side) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let groups = game.pools(side).len();
             let label = ui.label(format!("Move {} to", me.id));
             egui::ComboBox::from_id_salt("to group")
@@ -452,7 +452,7 @@ fn executive_ui(
                 })
                 .response
                 .labelled_by(label.id);
-            if ui.button("Move (1 Command Token)").clicked() {
+            if ui.button("Move").on_hover_text("Executive Use: 1 Command Token").clicked() {
                 commands.push(Command::Play(Event::MoveToGroup { trooper: me.id.clone(), group: draft.group }));
             }
         });
