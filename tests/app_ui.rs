@@ -537,7 +537,7 @@ fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_e
 }
 
 #[test]
-fn a_trooper_not_on_the_table_is_selected_in_the_list_activated_and_enters_where_its_route_begins() {
+fn the_strategic_use_is_offered_once_and_a_trooper_not_on_the_table_is_activated_and_enters_where_its_route_begins() {
     use sightline::app::Command;
     use sightline::geometry::TablePoint;
     let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "enter");
@@ -547,6 +547,19 @@ fn a_trooper_not_on_the_table_is_selected_in_the_list_activated_and_enters_where
     h.run();
     h.get_by_label("End Impetuous Phase").click();
     h.run();
+    // Before A's first Order, B may make its Strategic Use of a Command Token.
+    h.get_by_label("B: Strategic Use of a Command Token").click();
+    h.run();
+    h.get_by_label("Limit A to 1 Command Token").click();
+    h.run();
+    assert_eq!(
+        saved_events(&path).last(),
+        Some(
+            &serde_json::from_str(r#"{"type": "strategic_command_token", "use": "limit_command_tokens"}"#)
+                .expect("event")
+        )
+    );
+    assert!(h.query_by_label("B: Strategic Use of a Command Token").is_none(), "once a game");
     assert!(h.state().scene().troopers.iter().all(|t| t.id != "a_ad"), "the Paratrooper is not on the table");
     h.get_by_label("a_ad  not on the table").click();
     h.run();

@@ -358,8 +358,11 @@ fn coordinated_order_same_group_same_training_up_to_four_no_peripherals() {
 
 #[test]
 fn strategic_use_removes_two_regular_orders_or_limits_command_tokens() {
+    assert!(!game(armies()).strategic_use_open(), "not before the Order Count");
     let g = start_orders(&game(armies()));
+    assert!(g.strategic_use_open());
     let g2 = ok(&g, json!({"type": "strategic_command_token", "use": "remove_orders", "from": [[0, 2]]}));
+    assert!(!g2.strategic_use_open(), "once a game");
     assert_eq!(g2.pool(Side::A, 0), 2);
     assert_eq!(g2.command_tokens(Side::B), 3);
     no(&g2, json!({"type": "strategic_command_token", "use": "limit_command_tokens"}), Rule::CommandTokens);
@@ -376,6 +379,7 @@ fn strategic_use_removes_two_regular_orders_or_limits_command_tokens() {
     no(&g3, activate("coordinated", &["r1", "r2"]), Rule::CommandTokens);
     // Not after the first Order.
     let g4 = full_order(&g, "regular", &["r1"]);
+    assert!(!g4.strategic_use_open());
     no(&g4, json!({"type": "strategic_command_token", "use": "limit_command_tokens"}), Rule::CommandTokens);
 }
 

@@ -12,7 +12,7 @@ use super::Command;
 use crate::geometry::{Side, TablePoint};
 use crate::rules::{
     Activation, AroDeclaration, AroReason, Declaration, Event, FireteamKind, Game, Move, OrderSource, OrderStep,
-    Outcome, Phase, State, skills,
+    Outcome, Phase, State, StrategicUse, skills,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -49,6 +49,9 @@ pub struct OrderDraft {
     pub fireteam: NewFireteam,
     /// The Combat Group (index) the selected trooper would move to (Executive Use).
     pub group: usize,
+    /// Strategic Use: how many Regular Orders to take from each of the active player's Combat
+    /// Groups, and the trooper to put in Suppressive Fire.
+    pub strategic: (Vec<u32>, String),
     /// The new Lieutenant, at the end of a Turn in Loss of Lieutenant.
     pub new_lieutenant: String,
     /// What the last event came to: `Ok` what was saved, `Err` why it was refused.
@@ -161,6 +164,7 @@ impl Default for OrderDraft {
             outcome: NewOutcome::default(),
             fireteam: NewFireteam::default(),
             group: 0,
+            strategic: (Vec::new(), String::new()),
             new_lieutenant: String::new(),
             message: None,
         }
@@ -385,7 +389,12 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
                 play(commands, Event::OrderCount);
             }
         }
-        (_, None) => activation_ui(ui, game, draft, selected, commands),
+        (_, None) => {
+            if game.strategic_use_open() {
+                strategic_ui(ui, game, draft, commands);
+            }
+            activation_ui(ui, game, draft, selected, commands);
+        }
         (_, Some(order)) => order_ui(ui, game, order, draft, commands),
     }
 }
@@ -457,6 +466,49 @@ fn executive_ui(
             }
         });
     }
+}
+
+/// The second player's Strategic Use of a Command Token (after the first Turn's Order Count,
+/// before its first Order): take 2 Regular Orders from the active player's pools, limit it to 1
+/// Command Token this Turn, or put one of its own troopers in Suppressive Fire.
+fn strategic_ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands: &mut Vec<Command>) {
+    let (second, first) = (game.reactive(), game.active());
+    ui.collapsing(format!("{}: Strategic Use of a Command Token", side_name(second)), |ui| {
+        let pools = game.pools(first);
+        let (remove, trooper) = &mut draft.strategic;
+        remove.resize(pools.len(), 0);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("Take from {}'s pools:", side_name(first)));
+            for (g, (n, &have)) in remove.iter_mut().zip(pools).enumerate() {
+                let label = ui.label(format!("G{}", g + 1));
+                ui.add(egui::DragValue::new(n).range(0..=have)).labelled_by(label.id);
+            }
+        });
+        if ui.button("Remove Orders").clicked() {
+            let from = remove.iter().enumerate().filter(|(_, n)| **n > 0).map(|(g, &n)| (g, n)).collect();
+            commands.push(Command::Play(Event::StrategicCommandToken(StrategicUse::RemoveOrders { from })));
+        }
+        if ui.button(format!("Limit {} to 1 Command Token", side_name(first))).clicked() {
+            commands.push(Command::Play(Event::StrategicCommandToken(StrategicUse::LimitCommandTokens)));
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("Suppressive Fire:");
+            egui::ComboBox::from_id_salt("strategic trooper")
+                .selected_text(trooper.clone())
+                .show_ui(ui, |ui| {
+                    for t in game.troopers().iter().filter(|t| t.side == second && t.on_table()) {
+                        ui.selectable_value(trooper, t.id.clone(), &t.id);
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if ui.add_enabled(!trooper.is_empty(), egui::Button::new("Put it in Suppressive Fire")).clicked() {
+                commands.push(Command::Play(Event::StrategicCommandToken(StrategicUse::SuppressiveFire {
+                    trooper: trooper.clone(),
+                })));
+            }
+        });
+    });
 }
 
 /// Between Orders: cancel one of the Active Player's Fireteams, or name another Team Leader.

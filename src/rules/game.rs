@@ -896,6 +896,19 @@ impl Game {
         *self.retreat.get(side)
     }
 
+    /// Whether the second player may make its Strategic Use of a Command Token now: after the
+    /// first Turn's Order Count, before any Order is spent, once a game, with a token left
+    /// (digest §4; [`Event::StrategicCommandToken`]).
+    pub fn strategic_use_open(&self) -> bool {
+        self.round == 1
+            && self.turn == 1
+            && !matches!(self.phase, Phase::Tactical | Phase::GameOver)
+            && self.orders_this_turn == 0
+            && self.order.is_none()
+            && !self.strategic_used
+            && self.command_tokens(self.reactive()) > 0
+    }
+
     /// Command Tokens `side` has left.
     pub fn command_tokens(&self, side: Side) -> u32 {
         *self.command_tokens.get(side)

@@ -29,7 +29,7 @@ mod view;
 pub use fireteam::{Fireteam, FireteamKind};
 pub use game::{
     Activation, AroDeclaration, AroReason, Declaration, Event, Game, Move, OrderSource, OrderStep, Outcome, Phase,
-    Rejection, Rule, TrooperState,
+    Rejection, Rule, StrategicUse, TrooperState,
 };
 pub use roster::{
     Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup,
