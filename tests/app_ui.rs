@@ -341,7 +341,7 @@ fn an_order_played_in_the_app_is_saved_event_by_event_as_the_rules_take_it() {
         }
     }
     h.run();
-    h.get_by_label("a3: 1 point, to (20.0, 12.0)");
+    h.get_by_label("a3: 1 point, to (20.0, 12.0): 6.32\"");
     h.get_by_label("Declare Move").click();
     h.run();
     // Window 1: the panel lists who may react, with why; b1 and b2 shoot, the rest pass.
@@ -416,6 +416,7 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
     let start = TablePoint::new(16.0, 10.0);
     h.state_mut().command(Command::RoutePoint(TablePoint::new(16.0, 18.0)));
     h.run();
+    h.get_by_label("a1: 1 point, to (16.0, 18.0): 8.00\", MOV 4-2");
     let before = saved_events(&path);
     assert_eq!(before.len(), saved.len() + 1, "the activation was saved");
     h.get_by_label("Declare Move").click();
@@ -578,5 +579,22 @@ fn the_strategic_use_is_offered_once_and_a_trooper_not_on_the_table_is_activated
     assert_eq!(app.selected(), Some(ad), "and still selected");
     assert_eq!(app.pairs().pairs(), sightline::geometry::PairTable::new(app.scene()).pairs(), "and measured");
     assert!(h.query_by_label("a_ad  not on the table").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_game_log_marks_the_events_the_rules_refused() {
+    let dir = std::env::temp_dir().join(format!("sightline-app-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.jsonl");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rejected-declaration.jsonl"), &path)
+        .expect("fixture copied");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    // The last three lines: a close (taken), a Dodge after all the Order's skills (refused), the resolve (taken).
+    h.get_by_label("refused: declare Dodge");
+    h.get_by_label("resolve (0 outcomes)");
+    assert_eq!(h.query_all_by_label_contains("refused: ").count(), 1);
+    h.get_by_label("10 events in the game file");
     let _ = std::fs::remove_dir_all(&dir);
 }

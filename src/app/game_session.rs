@@ -16,9 +16,9 @@ pub struct GameSession {
     path: PathBuf,
     writer: GameWriter,
     game: Game,
-    /// Every event in the file, in order (those the rules refused included: undo takes off the
-    /// file's last line, whatever it is).
-    events: Vec<Event>,
+    /// Every event in the file, in order, and whether the rules took it (a file written by hand
+    /// may hold refused ones: undo takes off the file's last line, whatever it is).
+    events: Vec<(Event, bool)>,
 }
 
 /// What opening a game file gives the app.
@@ -59,7 +59,12 @@ impl GameSession {
         let scene = scene_of(&game).map_err(|e| format!("{shown}: {e}"))?;
         let calibration = game.calibration().cloned();
         Ok(Opened {
-            session: GameSession { path: path.to_path_buf(), writer, game, events },
+            session: GameSession {
+                path: path.to_path_buf(),
+                writer,
+                game,
+                events: events.into_iter().zip(results.iter().map(Result::is_ok)).collect(),
+            },
             scene,
             calibration,
             notes,
@@ -73,19 +78,19 @@ impl GameSession {
         let next = self.game.apply(event).map_err(|r| format!("{}: {}", r.rule.name(), r.reason))?;
         self.writer.append(event).map_err(|e| format!("{}: {e}", self.path.display()))?;
         self.game = next;
-        self.events.push(event.clone());
+        self.events.push((event.clone(), true));
         Ok(())
     }
 
-    /// Every event in the file, in order.
-    pub fn events(&self) -> &[Event] {
+    /// Every event in the file, in order, each with whether the rules took it.
+    pub fn events(&self) -> &[(Event, bool)] {
         &self.events
     }
 
     /// Take the file's last event back: the file is rewritten without it (safely: a new file,
     /// fsynced, renamed over the old) and the game replayed. Returns the event taken back.
     pub fn undo(&mut self) -> Result<Event, String> {
-        let Some(last) = self.events.last().cloned() else { return Err("there is no event to undo".into()) };
+        let Some((last, _)) = self.events.last().cloned() else { return Err("there is no event to undo".into()) };
         let shown = self.path.display().to_string();
         crate::store::truncate_events(&self.path, self.events.len() - 1).map_err(|e| format!("{shown}: {e}"))?;
         let opened = GameSession::open(&self.path)?;

@@ -293,6 +293,13 @@ impl SightlineApp {
                 self.draft.message = Some(match game.play(&event) {
                     Ok(()) => {
                         self.draft.played(&event);
+                        // A typed route point starts from where the activated trooper stands.
+                        if let crate::rules::Event::Activate { troopers, .. } = &event
+                            && let Some(p) =
+                                troopers.first().and_then(|id| game.game().trooper(id)).and_then(|t| t.position)
+                        {
+                            self.draft.typed = (p.x, p.y);
+                        }
                         Ok(format!("{} — saved", order_panel::event_text(&event)))
                     }
                     Err(e) => Err(e),
@@ -312,6 +319,7 @@ impl SightlineApp {
                     return;
                 };
                 self.draft.routes.entry(mover).or_default().push(p);
+                self.draft.typed = (p.x, p.y);
                 self.show_routes();
             }
             Command::UndoRoutePoint => {
@@ -324,7 +332,14 @@ impl SightlineApp {
                 self.show_routes();
             }
             Command::RouteChanged => self.show_routes(),
-            Command::RouteOf(id) => self.draft.mover = Some(id),
+            Command::RouteOf(id) => {
+                // Selected too: the measures panel gives its route's length and what is in its way.
+                let i = self.scene.troopers.iter().position(|t| t.id == id);
+                self.draft.mover = Some(id);
+                if i.is_some() {
+                    self.run_command(Command::Select(i));
+                }
+            }
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
             Command::SelectOffTable(id) => {
                 self.run_command(Command::Select(None));
@@ -841,11 +856,15 @@ impl SightlineApp {
                         events.len(),
                         if events.len() == 1 { "" } else { "s" }
                     ));
-                    for e in events.iter().rev().take(3) {
+                    for (e, taken) in events.iter().rev().take(3) {
                         ui.separator();
-                        ui.label(order_panel::event_text(e));
+                        if *taken {
+                            ui.label(order_panel::event_text(e));
+                        } else {
+                            ui.colored_label(plan::BLOCKED_ROUTE, format!("refused: {}", order_panel::event_text(e)));
+                        }
                     }
-                    if let Some(last) = events.last()
+                    if let Some((last, _)) = events.last()
                         && ui
                             .button("Undo")
                             .on_hover_text(format!("Take back the last event ({})", order_panel::event_text(last)))

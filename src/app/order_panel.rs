@@ -715,12 +715,19 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
                 format!("Click the table where {m} goes (each click a point of its route).")
             } else {
                 let last = route[route.len() - 1];
+                let me = game.trooper(&m);
+                // Measured from where it stands (or, entering the table, from its first point).
+                let mut path: Vec<TablePoint> =
+                    me.and_then(|t| t.position).map(|p| TablePoint::new(p.x, p.y)).into_iter().collect();
+                path.extend(&route);
+                let mov = me.and_then(|t| t.mov).map(|v| format!(", MOV {}-{}", v[0], v[1])).unwrap_or_default();
                 format!(
-                    "{m}: {} point{}, to ({:.1}, {:.1})",
+                    "{m}: {} point{}, to ({:.1}, {:.1}): {:.2}\"{mov}",
                     route.len(),
                     if route.len() == 1 { "" } else { "s" },
                     last.x,
-                    last.y
+                    last.y,
+                    crate::geometry::path_length(&path)
                 )
             });
             ui.horizontal(|ui| {
