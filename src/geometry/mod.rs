@@ -42,7 +42,7 @@ pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, path_le
 pub(crate) use scene::from_json_at;
 pub use scene::{
     DEFAULT_TABLE_IN, MAX_OVERLAP_IN, MAX_TABLE_SIDE_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side,
-    Table, table_side_problem,
+    StandingProblem, Table, standing_problem, table_side_problem,
 };
 pub use silhouette::Silhouette;
 pub use terrain::{MAX_TERRAIN_COORD_IN, Terrain, TerrainError};

@@ -31,6 +31,47 @@ pub fn table_side_problem(v: f64) -> Option<String> {
 /// from a camera is never exact, but more than this is two troopers in one place.
 pub const MAX_OVERLAP_IN: f64 = 0.5 / super::MM_PER_INCH;
 
+/// Why a trooper cannot stand where its body is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StandingProblem {
+    /// Its base centre is on terrain piece `piece`'s footprint, below the piece's top.
+    InsideTerrain {
+        /// The piece (index into the terrain).
+        piece: usize,
+    },
+    /// Its Silhouette overlaps another's (index into the others) by more than [`MAX_OVERLAP_IN`].
+    Overlaps {
+        /// The other trooper.
+        other: usize,
+        /// By how much the bases overlap, inches.
+        by_in: f64,
+    },
+}
+
+/// Why `body` cannot stand where it is among `terrain` and the `others`' bodies — the checks a
+/// scene makes of every trooper, and the rules engine of every trooper an event puts somewhere:
+/// its base centre inside a piece below the piece's top (standing on top needs an elevation at
+/// least the piece's height), or its Silhouette sharing a place with another's (bases
+/// overlapping by more than [`MAX_OVERLAP_IN`] at heights that meet). `None`: it may stand there.
+pub fn standing_problem<'a>(
+    body: &Body,
+    terrain: &[Terrain],
+    others: impl IntoIterator<Item = &'a Body>,
+) -> Option<StandingProblem> {
+    let b = body;
+    if let Some(piece) = terrain
+        .iter()
+        .position(|t| locate(&t.polygon, b.centre) == Where::Inside && b.elevation_in < t.height_in - 1e-9)
+    {
+        return Some(StandingProblem::InsideTerrain { piece });
+    }
+    others.into_iter().enumerate().find_map(|(other, o)| {
+        let by_in = b.radius() + o.radius() - b.centre.dist(o.centre);
+        (by_in > MAX_OVERLAP_IN && height_gap(b, o) <= 0.0 && b.top() > o.bottom() && o.top() > b.bottom())
+            .then_some(StandingProblem::Overlaps { other, by_in })
+    })
+}
+
 /// The table.
 ///
 /// # Units
@@ -262,30 +303,27 @@ impl Scene {
                     ));
                 }
             }
-            if let Some(t) = terrain
-                .iter()
-                .find(|t| locate(&t.polygon, b.centre) == Where::Inside && b.elevation_in < t.height_in - 1e-9)
-            {
-                return Err(bad(
-                    at("elevation"),
-                    format!(
-                        "the trooper stands inside terrain \"{}\" ({}\" tall) at elevation {}\"; set elevation to {} if it stands on top",
-                        t.id, t.height_in, b.elevation_in, t.height_in
-                    ),
-                ));
-            }
-            for other in &troopers[..i] {
-                let o = &other.body;
-                let overlap = b.radius() + o.radius() - b.centre.dist(o.centre);
-                if overlap > MAX_OVERLAP_IN && height_gap(b, o) <= 0.0 && b.top() > o.bottom() && o.top() > b.bottom() {
+            match standing_problem(b, &terrain, troopers[..i].iter().map(|o| &o.body)) {
+                Some(StandingProblem::InsideTerrain { piece }) => {
+                    let t = &terrain[piece];
                     return Err(bad(
-                        at("x"),
+                        at("elevation"),
                         format!(
-                            "its base overlaps \"{}\" by {:.3}\"; two Silhouettes cannot share a place",
-                            other.id, overlap
+                            "the trooper stands inside terrain \"{}\" ({}\" tall) at elevation {}\"; set elevation to {} if it stands on top",
+                            t.id, t.height_in, b.elevation_in, t.height_in
                         ),
                     ));
                 }
+                Some(StandingProblem::Overlaps { other, by_in }) => {
+                    return Err(bad(
+                        at("x"),
+                        format!(
+                            "its base overlaps \"{}\" by {by_in:.3}\"; two Silhouettes cannot share a place",
+                            troopers[other].id
+                        ),
+                    ));
+                }
+                None => {}
             }
         }
         Ok(Scene { table, troopers, terrain })

@@ -16,8 +16,8 @@ use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setu
 use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
-    Arc, Body, Obstacles, Side, Table, TablePoint, Terrain, base_crossings, line_of_fire, may_pass_through,
-    path_length, route_events, terrain_crossings, zoc,
+    Arc, Body, Obstacles, Side, StandingProblem, Table, TablePoint, Terrain, base_crossings, line_of_fire,
+    may_pass_through, path_length, route_events, standing_problem, terrain_crossings, zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -799,6 +799,9 @@ impl Game {
             Event::EndImpetuousPhase => g.end_impetuous()?,
             Event::EndTurn { new_lieutenant } => g.end_turn(new_lieutenant.as_deref())?,
             Event::Calibrate(c) => g.calibrate(c)?,
+        }
+        if matches!(event, Event::Declare(_) | Event::Resolve { .. }) {
+            g.check_standing(self)?;
         }
         g.events += 1;
         Ok(g)
@@ -1871,6 +1874,49 @@ impl Game {
     /// taller than the mover, never ending inside one; enemies block, `ENEMIES_BLOCK_MOVEMENT`).
     /// Troopers moving in the same declaration move together and do not block each other's way;
     /// where they end counts. Climb and Jump are not checked for passing (they go over).
+    /// General Movement Rules, where troopers end up: every trooper this game put somewhere that
+    /// `before` did not have it — the end of a move, a trooper entering the table, a placement
+    /// reported at Resolution — must be able to stand there: not inside a terrain piece below its
+    /// top (standing on top of a piece is not modelled: routes are flat, ROUTE_LEVEL), not in
+    /// another trooper's space ([`standing_problem`], the checks a scene makes).
+    fn check_standing(&self, before: &Game) -> Result<(), Rejection> {
+        let (bodies, map) = self.bodies();
+        let owner: Vec<usize> = (0..self.troopers.len()).filter(|&k| map[k].is_some()).collect();
+        for (i, t) in self.troopers.iter().enumerate() {
+            let Some(me) = map[i] else { continue };
+            if before.troopers.get(i).is_some_and(|b| b.position == t.position) {
+                continue;
+            }
+            let others = bodies.iter().enumerate().filter(|&(k, _)| k != me);
+            let other_ids: Vec<usize> = others.clone().map(|(k, _)| owner[k]).collect();
+            match standing_problem(&bodies[me], &self.terrain, others.map(|(_, b)| b)) {
+                Some(StandingProblem::InsideTerrain { piece }) => {
+                    let p = &self.terrain[piece];
+                    return reject(
+                        Rule::GeneralMovement,
+                        format!(
+                            "{} would stand inside {} ({:.1}\" high) with its base centre on it: a trooper ends beside a \
+                             piece (standing on top of one is not modelled)",
+                            t.id, p.id, p.height_in
+                        ),
+                    );
+                }
+                Some(StandingProblem::Overlaps { other, by_in }) => {
+                    return reject(
+                        Rule::GeneralMovement,
+                        format!(
+                            "{} would stand in {}'s space (their bases overlap by {by_in:.3}\"): two troopers cannot share \
+                             a place",
+                            t.id, self.troopers[other_ids[other]].id
+                        ),
+                    );
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
     fn check_route_bases(&self, skill: &skills::Skill, moved: &[Moved]) -> Result<(), Rejection> {
         let (bodies, map) = self.bodies();
         let movers: Vec<usize> = moved.iter().filter_map(|(i, ..)| map[*i]).collect();
