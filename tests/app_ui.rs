@@ -598,3 +598,45 @@ fn the_game_log_marks_the_events_the_rules_refused() {
     h.get_by_label("10 events in the game file");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn deployment_tags_each_model_where_it_stands_and_moves_on_to_the_next() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "deploy");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.get_by_label("Click the table where a1 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(12.0, 6.0), 0.0));
+    h.run();
+    // a1 stands there, and a2 (next in the list) is the one the next click tags.
+    let at = |h: &Harness<'_, SightlineApp>, id: &str| {
+        h.state().scene().troopers.iter().find(|t| t.id == id).map(|t| (t.body.centre, t.body.elevation_in))
+    };
+    assert_eq!(at(&h, "a1"), Some((TablePoint::new(12.0, 6.0), 0.0)));
+    h.get_by_label("Click the table where a2 stands.");
+    // On the bunker's roof (4" high), and a refusal where it cannot stand.
+    h.state_mut().command(Command::DeployAt(TablePoint::new(24.0, 23.0), 4.0));
+    h.run();
+    assert_eq!(at(&h, "a2"), Some((TablePoint::new(24.0, 23.0), 4.0)));
+    h.state_mut().command(Command::DeployAt(TablePoint::new(12.5, 6.0), 0.0));
+    h.run();
+    h.get_by_label_contains("Refused — General Movement Rules: a3 would stand in a1's space");
+    h.get_by_label("Click the table where a3 stands.");
+    let events = saved_events(&path);
+    assert_eq!(events.len(), 2, "the refused tag is not written");
+    assert_eq!(
+        events[1],
+        serde_json::from_str(r#"{"type": "deploy", "trooper": "a2", "x": 24, "y": 23, "facing": 90, "elevation": 4}"#)
+            .expect("event")
+    );
+    // Once the game begins, no more tagging.
+    h.get_by_label("Order Count").click();
+    h.run();
+    assert!(h.query_by_label("Tag where Models stand").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -242,12 +242,42 @@ fn nothing_ends_where_it_cannot_stand_inside_a_piece_or_in_another_troopers_spac
     ok(&g, declare("move", "a_para", json!([[12, 10]])));
     // A placement reported at Resolution: the same.
     let g = run(&activate(&table(json!([4, 4])), "a1"), vec![declare("move", "a1", json!([[12, 10]])), close()]);
-    let place = |x: f64, y: f64| {
-        json!({"type": "resolve", "outcomes": [{"type": "place", "trooper": "a1", "x": x, "y": y}]})
-    };
+    let place =
+        |x: f64, y: f64| json!({"type": "resolve", "outcomes": [{"type": "place", "trooper": "a1", "x": x, "y": y}]});
     let r = no(&g, place(2.5, 46.0), Rule::GeneralMovement);
     assert!(r.reason.contains("a_lt's space") && r.reason.contains("overlap by"), "{}", r.reason);
     no(&g, place(20.5, 10.0), Rule::GeneralMovement);
     let placed = ok(&g, place(4.0, 46.0));
     assert!(placed.trooper("a1").and_then(|t| t.position).is_some_and(|p| (p.x, p.y) == (4.0, 46.0)));
+}
+
+#[test]
+fn deployment_tags_troopers_where_they_stand_until_the_first_order_count() {
+    let s = setup(
+        vec![vec![
+            lt(t("a_lt", 2.0, 46.0, 0.0)),
+            t("a1", 10.0, 10.0, 0.0),
+            with(t("a_para", 0.0, 0.0, 0.0), json!({"position": null})),
+        ]],
+        vec![vec![lt(t("b_lt", 46.0, 46.0, 0.0))]],
+        json!([{"id": "roof", "polygon": [[20, 20], [26, 20], [26, 26], [20, 26]], "height": 3.0}]),
+    );
+    let g = game(s);
+    let deploy = |id: &str, x: f64, y: f64, elevation: f64| json!({"type": "deploy", "trooper": id, "x": x, "y": y, "facing": 90, "elevation": elevation});
+    let g1 = ok(&g, deploy("a1", 12.0, 8.0, 0.0));
+    let p = g1.trooper("a1").and_then(|t| t.position).expect("on the table");
+    assert_eq!((p.x, p.y, p.facing), (12.0, 8.0, 90.0));
+    // Tagged again: it moves (players adjust positions while deploying).
+    let g1 = ok(&g1, deploy("a1", 13.0, 8.0, 0.0));
+    assert_eq!(g1.trooper("a1").and_then(|t| t.position).map(|p| p.x), Some(13.0));
+    // A trooper the list held off the table may be deployed; on the roof only at its height.
+    no(&g1, deploy("a_para", 23.0, 23.0, 0.0), Rule::GeneralMovement);
+    let g2 = ok(&g1, deploy("a_para", 23.0, 23.0, 3.0));
+    assert!(g2.trooper("a_para").is_some_and(|t| t.on_table()));
+    // Not on another's base, not off the table, not once the game has begun.
+    let r = no(&g2, deploy("b_lt", 13.5, 8.0, 0.0), Rule::GeneralMovement);
+    assert!(r.reason.contains("a1's space"), "{}", r.reason);
+    no(&g2, deploy("b_lt", 49.0, 8.0, 0.0), Rule::Deployment);
+    let started = ok(&g2, json!({"type": "order_count"}));
+    no(&started, deploy("b_lt", 40.0, 40.0, 0.0), Rule::Deployment);
 }

@@ -155,6 +155,23 @@ impl TableOnPicture<'_> {
             .collect()
     }
 
+    /// Where a Model clicked at screen position `s` stands: on the top of the highest terrain
+    /// piece the click lands on at that piece's height (the picture shows a roof where it is,
+    /// not at the building's foot), else on the table. Table inches, and the height, inches.
+    pub fn standing_point(
+        &self,
+        terrain: &[crate::geometry::Terrain],
+        s: Pos2,
+    ) -> Option<(crate::geometry::TablePoint, f64)> {
+        let mut heights: Vec<f64> = terrain.iter().map(|t| t.height_in).filter(|&h| h > 0.0).collect();
+        heights.sort_by(|a, b| b.total_cmp(a));
+        let on_top = heights.into_iter().find_map(|h| {
+            let p = self.table_from_screen(s, h)?;
+            (crate::geometry::surface_height(terrain, p) == h).then_some((p, h))
+        });
+        on_top.or_else(|| self.table_from_screen(s, 0.0).map(|p| (p, 0.0)))
+    }
+
     /// The trooper whose base a click at screen position `s` falls on (within `tolerance_in`
     /// inches of its edge), each base looked for at its own height; the nearest if several.
     pub fn trooper_at(&self, scene: &crate::geometry::Scene, s: Pos2, tolerance_in: f64) -> Option<usize> {
@@ -390,6 +407,37 @@ mod tests {
 
     /// A further point typed 30" off is refused and the calibration in force stays; the same
     /// point typed right is added.
+    /// On the demo camera (its pose known), a click where the picture shows a point on a roof
+    /// stands there, at the roof's height; a click on the open table stands on the table.
+    #[test]
+    fn a_click_on_a_roof_in_the_picture_stands_on_the_roof() {
+        let cam = crate::camera::demo::DemoCamera { k1: 0.0, ..crate::camera::demo::DemoCamera::default_demo() };
+        let table = (48.0, 48.0);
+        let corners = [(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)]
+            .map(|(x, y)| cam.image_from_table(TablePoint::new(x, y), table).map(|(u, v)| ImagePoint::new(u, v)));
+        let corners = corners.map(|c| c.expect("in view"));
+        let cal = Calibration::fit((cam.image[0], cam.image[1]), &corner_pairs(48.0, 48.0, corners)).expect("fit");
+        let frame = ImageFrame {
+            rect: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
+            scale: 1.0,
+            size: (1280, 720),
+        };
+        let view = TableOnPicture { cal: &cal, frame };
+        let roof = crate::geometry::Terrain::rect("bunker", 20.0, 20.0, 28.0, 26.0, 4.0).expect("a piece");
+        let terrain = [roof];
+        let click = |p: TablePoint, z: f64| {
+            let (u, v) = cam.project([p.x, p.y, z], table).expect("in view");
+            view.standing_point(&terrain, Pos2::new(u as f32, v as f32)).expect("a point")
+        };
+        let (p, h) = click(TablePoint::new(24.0, 23.0), 4.0);
+        assert_eq!(h, 4.0);
+        assert!(p.dist(TablePoint::new(24.0, 23.0)) < 0.01, "{p:?}");
+        // In front of the bunker: the table, though the same pixel at roof height would miss it.
+        let (p, h) = click(TablePoint::new(24.0, 12.0), 0.0);
+        assert_eq!(h, 0.0);
+        assert!(p.dist(TablePoint::new(24.0, 12.0)) < 0.01, "{p:?}");
+    }
+
     #[test]
     fn known_points_and_a_cancelled_calibration_keep_the_good_one() {
         let corners =

@@ -82,6 +82,9 @@ pub enum Command {
     /// In a game, while a "placed at" outcome is put together: where the trooper now stands
     /// (table inches).
     PlaceAt(crate::geometry::TablePoint),
+    /// In a game, while deploying: the selected trooper stands here (table inches), its base
+    /// this high (inches: on a roof, the roof's height).
+    DeployAt(crate::geometry::TablePoint, f64),
     /// The routes being drawn changed (show them).
     RouteChanged,
     /// In a game: select a trooper that is not on the table yet (to activate it: Airborne
@@ -341,6 +344,7 @@ impl SightlineApp {
                 }
             }
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
+            Command::DeployAt(p, elevation) => self.deploy_selected(p, elevation),
             Command::SelectOffTable(id) => {
                 self.run_command(Command::Select(None));
                 self.off_table = Some(id);
@@ -409,6 +413,33 @@ impl SightlineApp {
         self.scene.troopers.iter().enumerate().filter(|(_, t)| ids.contains(&&t.id)).map(|(i, _)| i).collect()
     }
 
+    /// Deployment: the selected trooper stands at `p` (its base `elevation` up); then the next
+    /// trooper of its side in the list is selected, for the next click.
+    fn deploy_selected(&mut self, p: crate::geometry::TablePoint, elevation: f64) {
+        let Some(game) = self.game.as_ref() else { return };
+        let Some(id) = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone()) else {
+            return;
+        };
+        let troopers = game.game().troopers();
+        let side = troopers.iter().find(|t| t.id == id).map(|t| t.side);
+        let next = troopers
+            .iter()
+            .skip_while(|t| t.id != id)
+            .skip(1)
+            .find(|t| Some(t.side) == side && !t.is(crate::rules::State::Dead))
+            .map(|t| t.id.clone());
+        let facing = self.draft.deploy_facing;
+        self.run_command(Command::Play(crate::rules::Event::Deploy { trooper: id, x: p.x, y: p.y, facing, elevation }));
+        if matches!(self.draft.message, Some(Ok(_)))
+            && let Some(next) = next
+        {
+            match self.scene.troopers.iter().position(|t| t.id == next) {
+                Some(i) => self.run_command(Command::Select(Some(i))),
+                None => self.run_command(Command::SelectOffTable(next)),
+            }
+        }
+    }
+
     /// What a click on the table does now.
     fn table_click(&self) -> order_panel::TableClick {
         self.game.as_ref().map_or(order_panel::TableClick::Select, |g| order_panel::table_click(g.game(), &self.draft))
@@ -421,6 +452,9 @@ impl SightlineApp {
             order_panel::TableClick::Select => None,
             order_panel::TableClick::Route => Some(Command::RoutePoint(p)),
             order_panel::TableClick::Place => Some(Command::PlaceAt(p)),
+            order_panel::TableClick::Deploy => {
+                Some(Command::DeployAt(p, crate::geometry::surface_height(&self.scene.terrain, p)))
+            }
         }
     }
 
@@ -578,7 +612,11 @@ impl SightlineApp {
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            if self.table_click() != order_panel::TableClick::Select {
+            if self.table_click() == order_panel::TableClick::Deploy {
+                if let Some((p, h)) = view.standing_point(&self.scene.terrain, pos) {
+                    self.commands.push(Command::DeployAt(p, h));
+                }
+            } else if self.table_click() != order_panel::TableClick::Select {
                 // At the moving (or placed) trooper's level: a click on a roof lands on the roof.
                 let z = self.route_level();
                 if let Some(c) = view.table_from_screen(pos, z).and_then(|p| self.click_at(p)) {

@@ -49,6 +49,10 @@ pub struct OrderDraft {
     pub fireteam: NewFireteam,
     /// The Combat Group (index) the selected trooper would move to (Executive Use).
     pub group: usize,
+    /// Deployment: clicks on the table tag where the selected trooper stands.
+    pub tagging: bool,
+    /// The facing a trooper is tagged with, degrees.
+    pub deploy_facing: f64,
     /// Strategic Use: how many Regular Orders to take from each of the active player's Combat
     /// Groups, and the trooper to put in Suppressive Fire.
     pub strategic: (Vec<u32>, String),
@@ -164,6 +168,8 @@ impl Default for OrderDraft {
             outcome: NewOutcome::default(),
             fireteam: NewFireteam::default(),
             group: 0,
+            tagging: false,
+            deploy_facing: 90.0,
             strategic: (Vec::new(), String::new()),
             new_lieutenant: String::new(),
             message: None,
@@ -236,10 +242,20 @@ pub enum TableClick {
     Route,
     /// Says where the outcome's trooper is placed (a "placed at" outcome is being put together).
     Place,
+    /// Deploys the selected trooper there (Deployment Phase, tagging on).
+    Deploy,
+}
+
+/// Whether troopers may still be deployed: before the game's first Order Count.
+pub fn deploying(game: &Game) -> bool {
+    game.round() == 1 && game.turn() == 1 && game.phase() == Phase::Tactical
 }
 
 /// What a click on the table does now.
 pub fn table_click(game: &Game, draft: &OrderDraft) -> TableClick {
+    if draft.tagging && deploying(game) {
+        return TableClick::Deploy;
+    }
     let Some(order) = game.order() else { return TableClick::Select };
     let at_skill = matches!(order.step, OrderStep::FirstSkill | OrderStep::SecondSkill);
     let resolving = matches!(order.step, OrderStep::SecondSkill | OrderStep::Resolution);
@@ -382,6 +398,10 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
     match (phase, game.order()) {
         (Phase::GameOver, _) => {}
         (Phase::Tactical, _) => {
+            if deploying(game) {
+                deployment_ui(ui, draft, selected);
+                ui.separator();
+            }
             ui.label("Executive Use of Command Tokens, then the Order Count.");
             executive_ui(ui, game, draft, selected, commands);
             ui.separator();
@@ -396,6 +416,25 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
             activation_ui(ui, game, draft, selected, commands);
         }
         (_, Some(order)) => order_ui(ui, game, order, draft, commands),
+    }
+}
+
+/// Deployment Phase: tag where each Model stands by clicking the table (the plan, or the picture:
+/// a click on a roof puts it on the roof), the selected trooper each time, then the next.
+fn deployment_ui(ui: &mut egui::Ui, draft: &mut OrderDraft, selected: Option<&str>) {
+    ui.strong("Deployment: before the game begins");
+    ui.checkbox(&mut draft.tagging, "Tag where Models stand")
+        .on_hover_text("Each click on the table puts the selected trooper there, then selects the next");
+    if draft.tagging {
+        ui.horizontal(|ui| {
+            let label = ui.label("facing");
+            ui.add(egui::DragValue::new(&mut draft.deploy_facing).speed(1.0).range(0.0..=359.9).suffix("°"))
+                .labelled_by(label.id);
+        });
+        ui.label(match selected {
+            Some(id) => format!("Click the table where {id} stands."),
+            None => "Select a trooper, then click the table where it stands.".to_string(),
+        });
     }
 }
 

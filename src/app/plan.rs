@@ -327,6 +327,9 @@ impl PlanView<'_> {
             return Some(match self.click {
                 super::order_panel::TableClick::Route => Command::RoutePoint(p),
                 super::order_panel::TableClick::Place => Command::PlaceAt(p),
+                super::order_panel::TableClick::Deploy => {
+                    Command::DeployAt(p, crate::geometry::surface_height(&self.scene.terrain, p))
+                }
                 super::order_panel::TableClick::Select => Command::Select(super::trooper_at(self.scene, p, 0.3)),
             });
         }

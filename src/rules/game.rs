@@ -96,6 +96,9 @@ pub enum Rule {
     /// Silhouette; taller ones need Climb or Jump).
     #[serde(rename = "General Movement Rules")]
     GeneralMovement,
+    /// Deployment Phase (N4 Initiative and Deployment): placing troopers before the game begins.
+    #[serde(rename = "Deployment Phase")]
+    Deployment,
     /// The event names something that does not exist, or is not on the table.
     #[serde(rename = "Bad input")]
     BadInput,
@@ -128,6 +131,7 @@ impl Rule {
             Rule::CautiousMovement => "Cautious Movement",
             Rule::Dodge => "Dodge",
             Rule::GeneralMovement => "General Movement Rules",
+            Rule::Deployment => "Deployment Phase",
             Rule::BadInput => "Bad input",
         }
     }
@@ -311,6 +315,22 @@ pub enum StrategicUse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
+    /// Deployment Phase: the trooper stands here (tagged on the table), before the first Order
+    /// Count of the game. Tagging it again moves it (players adjust positions while deploying).
+    Deploy {
+        /// Who.
+        trooper: String,
+        /// x, inches.
+        x: f64,
+        /// y, inches.
+        y: f64,
+        /// Facing, degrees.
+        #[serde(default)]
+        facing: f64,
+        /// Height of its base above the table (on a roof), inches.
+        #[serde(default)]
+        elevation: f64,
+    },
     /// Tactical Phase: end the Executive Use step; run the Retreat! check, the Loss of Lieutenant
     /// check and the Order Count; rejoin Fireteam members in Coherency.
     OrderCount,
@@ -390,6 +410,7 @@ impl Event {
     /// The event's type name, as in game files.
     pub fn kind(&self) -> &'static str {
         match self {
+            Event::Deploy { .. } => "deploy",
             Event::OrderCount => "order_count",
             Event::CreateFireteam { .. } => "create_fireteam",
             Event::MoveToGroup { .. } => "move_to_group",
@@ -785,6 +806,7 @@ impl Game {
     pub fn apply(&self, event: &Event) -> Result<Game, Rejection> {
         let mut g = self.clone();
         match event {
+            Event::Deploy { trooper, x, y, facing, elevation } => g.deploy(trooper, *x, *y, *facing, *elevation)?,
             Event::OrderCount => g.order_count()?,
             Event::CreateFireteam { id, kind, leader, members } => g.create_fireteam(id, *kind, leader, members)?,
             Event::MoveToGroup { trooper, group } => g.move_to_group(trooper, *group)?,
@@ -800,7 +822,7 @@ impl Game {
             Event::EndTurn { new_lieutenant } => g.end_turn(new_lieutenant.as_deref())?,
             Event::Calibrate(c) => g.calibrate(c)?,
         }
-        if matches!(event, Event::Declare(_) | Event::Resolve { .. }) {
+        if matches!(event, Event::Declare(_) | Event::Resolve { .. } | Event::Deploy { .. }) {
             g.check_standing(self)?;
         }
         g.events += 1;
@@ -1077,6 +1099,35 @@ impl Game {
     }
 
     // ----- Tactical Phase ----------------------------------------------------------------------
+
+    /// Deployment Phase (N4 Initiative and Deployment, <https://infinitythewiki.com/index.php?title=Initiative_and_Deployment&oldid=1224>):
+    /// before the game begins — here, before the first Order Count — a trooper is placed on the
+    /// table. Which player deploys when, and the Deployment Zones, are not checked (assumption
+    /// `DEPLOYMENT_ZONES_NOT_CHECKED`: the mission sets the zones, and the setup does not carry
+    /// one); where it stands is ([`Game::check_standing`]).
+    fn deploy(&mut self, id: &str, x: f64, y: f64, facing: f64, elevation: f64) -> Result<(), Rejection> {
+        if !(self.round == 1 && self.turn == 1 && self.phase == Phase::Tactical) {
+            return reject(
+                Rule::Deployment,
+                "troopers are deployed before the game begins (before the first Order Count)",
+            );
+        }
+        let i = self.index(id)?;
+        if ![x, y, facing, elevation].iter().all(|v| v.is_finite()) || elevation < 0.0 {
+            return reject(Rule::BadInput, format!("{id}: a position needs finite x, y, facing and an elevation ≥ 0"));
+        }
+        if !(0.0..=self.table.width).contains(&x) || !(0.0..=self.table.depth).contains(&y) {
+            return reject(
+                Rule::Deployment,
+                format!("{id}: ({x}, {y}) is off the {}\"×{}\" table", self.table.width, self.table.depth),
+            );
+        }
+        if self.troopers[i].is(State::Dead) {
+            return reject(Rule::Deployment, format!("{id} is dead"));
+        }
+        self.troopers[i].position = Some(Placement { x, y, facing, elevation });
+        Ok(())
+    }
 
     fn order_count(&mut self) -> Result<(), Rejection> {
         if self.phase != Phase::Tactical {
