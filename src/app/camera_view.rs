@@ -405,8 +405,6 @@ mod tests {
     use crate::geometry::TablePoint;
     use crate::vision::{Calibration, ImagePoint, corner_pairs};
 
-    /// A further point typed 30" off is refused and the calibration in force stays; the same
-    /// point typed right is added.
     /// On the demo camera (its pose known), a click where the picture shows a point on a roof
     /// stands there, at the roof's height; a click on the open table stands on the table.
     #[test]
@@ -438,6 +436,8 @@ mod tests {
         assert!(p.dist(TablePoint::new(24.0, 12.0)) < 0.01, "{p:?}");
     }
 
+    /// A further point typed 30" off is refused and the calibration in force stays; the same
+    /// point typed right is added.
     #[test]
     fn known_points_and_a_cancelled_calibration_keep_the_good_one() {
         let corners =

@@ -316,18 +316,13 @@ impl SightlineApp {
                 self.table_from_game();
             }
             Command::RoutePoint(p) => {
-                let Some(mover) =
-                    self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o))
-                else {
-                    return;
-                };
+                let Some(mover) = self.mover() else { return };
                 self.draft.routes.entry(mover).or_default().push(p);
                 self.draft.typed = (p.x, p.y);
                 self.show_routes();
             }
             Command::UndoRoutePoint => {
-                if let Some(mover) =
-                    self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o))
+                if let Some(mover) = self.mover()
                     && let Some(r) = self.draft.routes.get_mut(&mover)
                 {
                     r.pop();
@@ -401,7 +396,7 @@ impl SightlineApp {
     fn route_level(&self) -> f64 {
         let mover = match self.table_click() {
             order_panel::TableClick::Place => Some(self.draft.outcome.trooper.clone()),
-            _ => self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o)),
+            _ => self.mover(),
         };
         mover.and_then(|id| self.scene.troopers.iter().find(|t| t.id == id)).map_or(0.0, |t| t.body.elevation_in)
     }
@@ -445,17 +440,9 @@ impl SightlineApp {
         self.game.as_ref().map_or(order_panel::TableClick::Select, |g| order_panel::table_click(g.game(), &self.draft))
     }
 
-    /// The command a click at table point `p` makes, when it does not select (a route point, or
-    /// where an outcome's trooper is placed).
-    fn click_at(&self, p: crate::geometry::TablePoint) -> Option<Command> {
-        match self.table_click() {
-            order_panel::TableClick::Select => None,
-            order_panel::TableClick::Route => Some(Command::RoutePoint(p)),
-            order_panel::TableClick::Place => Some(Command::PlaceAt(p)),
-            order_panel::TableClick::Deploy => {
-                Some(Command::DeployAt(p, crate::geometry::surface_height(&self.scene.terrain, p)))
-            }
-        }
+    /// The activated trooper whose route clicks extend now, if an Order is being carried out.
+    fn mover(&self) -> Option<String> {
+        self.game.as_ref().and_then(|g| g.game().order()).and_then(|o| self.draft.mover_in(o))
     }
 
     fn camera_ui(&mut self, ui: &mut egui::Ui) {
@@ -619,7 +606,8 @@ impl SightlineApp {
             } else if self.table_click() != order_panel::TableClick::Select {
                 // At the moving (or placed) trooper's level: a click on a roof lands on the roof.
                 let z = self.route_level();
-                if let Some(c) = view.table_from_screen(pos, z).and_then(|p| self.click_at(p)) {
+                let click = self.table_click();
+                if let Some(c) = view.table_from_screen(pos, z).and_then(|p| click.command_at(p, &self.scene.terrain)) {
                     self.commands.push(c);
                 }
             } else {

@@ -246,14 +246,22 @@ pub enum TableClick {
     Deploy,
 }
 
-/// Whether troopers may still be deployed: before the game's first Order Count.
-pub fn deploying(game: &Game) -> bool {
-    game.round() == 1 && game.turn() == 1 && game.phase() == Phase::Tactical
+impl TableClick {
+    /// The command a click at table point `p` makes (inches; a trooper deployed inside a piece
+    /// stands on its top), or `None` when the click selects.
+    pub fn command_at(self, p: TablePoint, terrain: &[crate::geometry::Terrain]) -> Option<Command> {
+        match self {
+            TableClick::Select => None,
+            TableClick::Route => Some(Command::RoutePoint(p)),
+            TableClick::Place => Some(Command::PlaceAt(p)),
+            TableClick::Deploy => Some(Command::DeployAt(p, crate::geometry::surface_height(terrain, p))),
+        }
+    }
 }
 
 /// What a click on the table does now.
 pub fn table_click(game: &Game, draft: &OrderDraft) -> TableClick {
-    if draft.tagging && deploying(game) {
+    if draft.tagging && game.deployment_open() {
         return TableClick::Deploy;
     }
     let Some(order) = game.order() else { return TableClick::Select };
@@ -398,7 +406,7 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
     match (phase, game.order()) {
         (Phase::GameOver, _) => {}
         (Phase::Tactical, _) => {
-            if deploying(game) {
+            if game.deployment_open() {
                 deployment_ui(ui, draft, selected);
                 ui.separator();
             }

@@ -324,14 +324,11 @@ impl PlanView<'_> {
 
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
-            return Some(match self.click {
-                super::order_panel::TableClick::Route => Command::RoutePoint(p),
-                super::order_panel::TableClick::Place => Command::PlaceAt(p),
-                super::order_panel::TableClick::Deploy => {
-                    Command::DeployAt(p, crate::geometry::surface_height(&self.scene.terrain, p))
-                }
-                super::order_panel::TableClick::Select => Command::Select(super::trooper_at(self.scene, p, 0.3)),
-            });
+            return Some(
+                self.click
+                    .command_at(p, &self.scene.terrain)
+                    .unwrap_or_else(|| Command::Select(super::trooper_at(self.scene, p, 0.3))),
+            );
         }
         None
     }

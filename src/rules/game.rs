@@ -921,6 +921,12 @@ impl Game {
         *self.retreat.get(side)
     }
 
+    /// Whether troopers may still be deployed ([`Event::Deploy`]): before the game's first Order
+    /// Count (Round 1, the first Turn's Tactical Phase).
+    pub fn deployment_open(&self) -> bool {
+        self.round == 1 && self.turn == 1 && self.phase == Phase::Tactical
+    }
+
     /// Whether the second player may make its Strategic Use of a Command Token now: after the
     /// first Turn's Order Count, before any Order is spent, once a game, with a token left
     /// (digest §4; [`Event::StrategicCommandToken`]).
@@ -1106,7 +1112,7 @@ impl Game {
     /// `DEPLOYMENT_ZONES_NOT_CHECKED`: the mission sets the zones, and the setup does not carry
     /// one); where it stands is ([`Game::check_standing`]).
     fn deploy(&mut self, id: &str, x: f64, y: f64, facing: f64, elevation: f64) -> Result<(), Rejection> {
-        if !(self.round == 1 && self.turn == 1 && self.phase == Phase::Tactical) {
+        if !self.deployment_open() {
             return reject(
                 Rule::Deployment,
                 "troopers are deployed before the game begins (before the first Order Count)",
