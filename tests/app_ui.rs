@@ -640,3 +640,54 @@ fn deployment_tags_each_model_where_it_stands_and_moves_on_to_the_next() {
     assert!(h.query_by_label("Tag where Models stand").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The panel greys out what the rules would refuse now, saying why on hover or beneath the
+/// button: an Order a trooper does not hold, a skill it cannot use, a Coordinated Order with no
+/// one else in it. A greyed entry cannot be picked.
+#[test]
+fn the_panel_greys_out_what_the_rules_would_refuse_and_says_why() {
+    use egui::accesskit::Role;
+    use egui_kittest::kittest::NodeT as _;
+    let disabled = |h: &Harness<'static, SightlineApp>, label: &str| {
+        h.get_by_role_and_label(Role::Button, label).accesskit_node().is_disabled()
+    };
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "greyed");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Order:").click();
+    h.run();
+    // a1 is a Regular Fusilier: no Irregular Order of its own, not the Lieutenant nor an NCO.
+    assert!(!disabled(&h, "regular"));
+    assert!(disabled(&h, "irregular"));
+    assert!(disabled(&h, "lieutenant"));
+    assert!(disabled(&h, "tactical awareness"));
+    h.get_by_role_and_label(Role::Button, "irregular").click();
+    h.run();
+    assert_eq!(h.state().draft().source, sightline::rules::OrderSource::Regular, "a greyed entry is not picked");
+    if h.query_by_role_and_label(Role::Button, "coordinated").is_none() {
+        h.get_by_role_and_label(Role::ComboBox, "Order:").click();
+        h.run();
+    }
+    h.get_by_role_and_label(Role::Button, "coordinated").click();
+    h.run();
+    assert!(disabled(&h, "Activate a1"), "a Coordinated Order of one trooper");
+    h.get_by_label_contains("Not now: Coordinated Order");
+    h.get_by_role_and_label(Role::CheckBox, "a_lt").click();
+    h.run();
+    assert!(!disabled(&h, "Activate a1"), "a1 and its Lieutenant, one Command Token");
+    h.get_by_role_and_label(Role::ComboBox, "Order:").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "regular").click();
+    h.run();
+    h.get_by_label("Activate a1").click();
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    assert!(!disabled(&h, "Move"));
+    assert!(disabled(&h, "Hacking Program (Comms Attack)"), "a1 is not a Hacker");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -465,3 +465,50 @@ fn a_prone_trooper_is_measured_as_s0_on_its_own_base() {
     assert!((prone.radius() - 20.0 / 25.4).abs() < 1e-12, "an S5 keeps its 40 mm base");
     assert!((standing.top() - standing.bottom() - 40.0 / 25.4).abs() < 1e-12);
 }
+
+/// What the app greys out before a route or target is named (`Game::can_declare`) is exactly
+/// what declaring refuses (seed 000 Structure of an Order, Order Expenditure Sequence; digest §4
+/// Retreat!; N4 Cautious Movement's Requirement): for every catalogued skill, in each step of an
+/// Order, a refusal there is the same refusal `declare` gives, and the rules named are the ones
+/// that apply.
+#[test]
+fn the_skills_refused_before_a_route_is_named_are_the_ones_declaring_refuses() {
+    use sightline::rules::skills::CATALOGUE;
+    let g = start_orders(&game(armies()));
+    let first = ok(&g, activate("regular", &["r1"]));
+    let second =
+        ok(&first, json!({"type": "declare", "skill": "move", "moves": [{"trooper": "r1", "route": [[6, 3]]}]}));
+    let aro_window = second.clone();
+    let second = ok(&second, json!({"type": "close_aro_window"}));
+    let mut s = armies();
+    for k in 0..5 {
+        s["armies"]["A"]["groups"][0]["troopers"][k]["points"] = json!(1);
+    }
+    s["armies"]["A"]["points"] = json!(300);
+    let retreat = ok(&start_orders(&game(s)), activate("irregular", &["r1"]));
+    let refused = |g: &Game, skill: &str| g.can_declare(skill).err().map(|e| e.rule);
+    for (name, state) in [("first", &first), ("second", &second), ("aro window", &aro_window), ("retreat", &retreat)] {
+        for skill in CATALOGUE {
+            let Err(e) = state.can_declare(skill.id) else { continue };
+            let declared = state.apply(&ev(json!({"type": "declare", "skill": skill.id}))).expect_err("refused");
+            assert_eq!(declared, e, "{name}: {} is refused for another reason when declared", skill.id);
+        }
+    }
+    // First skill: b1 sees r1 down the open table, so no Cautious Movement; r1 is no Hacker.
+    assert_eq!(refused(&first, "move"), None);
+    assert_eq!(refused(&first, "bs_attack"), None);
+    assert_eq!(refused(&first, "cautious_movement"), Some(Rule::CautiousMovement));
+    assert_eq!(refused(&first, "hacking"), Some(Rule::StructureOfAnOrder));
+    // After a Move: another Short Movement or one Short Skill, never an Entire Order.
+    assert_eq!(refused(&second, "move"), None);
+    assert_eq!(refused(&second, "bs_attack"), None);
+    assert_eq!(refused(&second, "jump"), Some(Rule::StructureOfAnOrder));
+    assert_eq!(refused(&second, "intuitive_attack"), Some(Rule::StructureOfAnOrder));
+    // While the Reactive Player declares AROs, no skill of the Order.
+    assert!(CATALOGUE.iter().all(|s| refused(&aro_window, s.id) == Some(Rule::OrderExpenditure)));
+    // Retreat!: Short Movement Skills, Cautious Movement, Dodge and Reset only.
+    assert_eq!(refused(&retreat, "bs_attack"), Some(Rule::Retreat));
+    assert_eq!(refused(&retreat, "dodge"), None);
+    assert_eq!(refused(&retreat, "move"), None);
+    assert_eq!(refused(&g, "move").map(|_| ()), Some(()), "no Order: nothing to declare");
+}

@@ -811,6 +811,11 @@ impl SightlineApp {
         self.selected
     }
 
+    /// What the game panel is putting together (nothing in it is in the game yet).
+    pub fn draft(&self) -> &order_panel::OrderDraft {
+        &self.draft
+    }
+
     /// The scene shown.
     pub fn scene(&self) -> &Scene {
         &self.scene

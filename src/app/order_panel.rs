@@ -12,7 +12,7 @@ use super::Command;
 use crate::geometry::{Side, TablePoint};
 use crate::rules::{
     Activation, AroDeclaration, AroReason, Declaration, Event, FireteamKind, Game, Move, OrderSource, OrderStep,
-    Outcome, Phase, State, StrategicUse, skills,
+    Outcome, Phase, Rejection, State, StrategicUse, skills,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -402,7 +402,6 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
         }
         None => {}
     }
-    let play = |commands: &mut Vec<Command>, e: Event| commands.push(Command::Play(e));
     match (phase, game.order()) {
         (Phase::GameOver, _) => {}
         (Phase::Tactical, _) => {
@@ -413,9 +412,15 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
             ui.label("Executive Use of Command Tokens, then the Order Count.");
             executive_ui(ui, game, draft, selected, commands);
             ui.separator();
-            if ui.button("Order Count").on_hover_text("Retreat!, Loss of Lieutenant, then count the Orders").clicked() {
-                play(commands, Event::OrderCount);
-            }
+            play_button(
+                ui,
+                game,
+                "Order Count",
+                "Retreat!, Loss of Lieutenant, then count the Orders",
+                Event::OrderCount,
+                true,
+                commands,
+            );
         }
         (_, None) => {
             if game.strategic_use_open() {
@@ -508,9 +513,8 @@ fn executive_ui(
                 })
                 .response
                 .labelled_by(label.id);
-            if ui.button("Move").on_hover_text("Executive Use: 1 Command Token").clicked() {
-                commands.push(Command::Play(Event::MoveToGroup { trooper: me.id.clone(), group: draft.group }));
-            }
+            let event = Event::MoveToGroup { trooper: me.id.clone(), group: draft.group };
+            play_button(ui, game, "Move", "Executive Use: 1 Command Token", event, false, commands);
         });
     }
 }
@@ -531,13 +535,11 @@ fn strategic_ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands
                 ui.add(egui::DragValue::new(n).range(0..=have)).labelled_by(label.id);
             }
         });
-        if ui.button("Remove Orders").clicked() {
-            let from = remove.iter().enumerate().filter(|(_, n)| **n > 0).map(|(g, &n)| (g, n)).collect();
-            commands.push(Command::Play(Event::StrategicCommandToken(StrategicUse::RemoveOrders { from })));
-        }
-        if ui.button(format!("Limit {} to 1 Command Token", side_name(first))).clicked() {
-            commands.push(Command::Play(Event::StrategicCommandToken(StrategicUse::LimitCommandTokens)));
-        }
+        let from = remove.iter().enumerate().filter(|(_, n)| **n > 0).map(|(g, &n)| (g, n)).collect();
+        let event = Event::StrategicCommandToken(StrategicUse::RemoveOrders { from });
+        play_button(ui, game, "Remove Orders", "", event, false, commands);
+        let event = Event::StrategicCommandToken(StrategicUse::LimitCommandTokens);
+        play_button(ui, game, format!("Limit {} to 1 Command Token", side_name(first)), "", event, false, commands);
         ui.horizontal(|ui| {
             let label = ui.label("Suppressive Fire:");
             egui::ComboBox::from_id_salt("strategic trooper")
@@ -622,7 +624,12 @@ fn activation_ui(
                     ]
                 };
                 for &s in sources {
-                    ui.selectable_value(&mut draft.source, s, words(&s));
+                    // A Coordinated Order needs its other troopers, chosen once it is picked: the
+                    // Activate button says what is wrong with them.
+                    let refused = (s != OrderSource::Coordinated)
+                        .then(|| game.apply(&Event::Activate { source: s, troopers: vec![me.id.clone()] }).err())
+                        .flatten();
+                    choice(ui, &mut draft.source, s, &words(&s), refused);
                 }
             })
             .response
@@ -635,9 +642,15 @@ fn activation_ui(
         pick_troopers(ui, others, &mut draft.coordinated);
         troopers.extend(draft.coordinated.iter().filter(|id| **id != me.id).cloned());
     }
-    if ui.button(format!("Activate {}", me.id)).clicked() {
-        commands.push(Command::Play(Event::Activate { source: draft.source, troopers }));
-    }
+    play_button(
+        ui,
+        game,
+        format!("Activate {}", me.id),
+        "",
+        Event::Activate { source: draft.source, troopers },
+        true,
+        commands,
+    );
     if !impetuous {
         fireteams_ui(ui, game, selected, commands);
     }
@@ -648,9 +661,7 @@ fn activation_ui(
 fn end_buttons(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands: &mut Vec<Command>) {
     ui.separator();
     if game.phase() == Phase::Impetuous {
-        if ui.button("End Impetuous Phase").clicked() {
-            commands.push(Command::Play(Event::EndImpetuousPhase));
-        }
+        play_button(ui, game, "End Impetuous Phase", "", Event::EndImpetuousPhase, true, commands);
         return;
     }
     let side = game.active();
@@ -670,9 +681,15 @@ fn end_buttons(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands:
         });
         new_lieutenant = Some(draft.new_lieutenant.clone()).filter(|s| !s.is_empty());
     }
-    if ui.button("End Turn").on_hover_text("States Phase and end of the Turn").clicked() {
-        commands.push(Command::Play(Event::EndTurn { new_lieutenant }));
-    }
+    play_button(
+        ui,
+        game,
+        "End Turn",
+        "States Phase and end of the Turn",
+        Event::EndTurn { new_lieutenant },
+        true,
+        commands,
+    );
 }
 
 fn order_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderDraft, commands: &mut Vec<Command>) {
@@ -729,7 +746,7 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
             .selected_text(name)
             .show_ui(ui, |ui| {
                 for s in skills::CATALOGUE {
-                    ui.selectable_value(&mut draft.skill, s.id.to_string(), s.name);
+                    choice(ui, &mut draft.skill, s.id.to_string(), s.name, game.can_declare(s.id).err());
                 }
             })
             .response
@@ -816,7 +833,8 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
         ui.label("Under a Template it places:");
         pick_troopers(ui, game.troopers().iter().filter(|t| t.on_table()), &mut draft.template_hits);
     }
-    if ui.button(format!("Declare {}", skill.name)).clicked() {
+    // The skill is judged here; its routes and targets when it is declared.
+    if act(ui, format!("Declare {}", skill.name), game.can_declare(skill.id).err().as_ref(), true).clicked() {
         commands.push(Command::Play(Event::Declare(draft.declaration())));
     }
 }
@@ -824,13 +842,6 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
 fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderDraft, commands: &mut Vec<Command>) {
     let window = if order.step == OrderStep::AroWindow1 { 1 } else { 2 };
     ui.strong(format!("ARO window {window}: {} may react", side_name(game.reactive())));
-    if ui
-        .button(format!("Close ARO window {window}"))
-        .on_hover_text("Every ARO of this window is declared: the others are lost")
-        .clicked()
-    {
-        commands.push(Command::Play(Event::CloseAroWindow { fireteam_aro: draft.fireteam_aro.clone() }));
-    }
     // A reactive Fireteam whose members declared different AROs: the player's choice, used when
     // there is no majority (seed 003).
     for f in game.fireteams(game.reactive()) {
@@ -867,6 +878,16 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
                 .labelled_by(label.id);
         });
     }
+    // After the Fireteams' choices, which closing the window uses.
+    play_button(
+        ui,
+        game,
+        format!("Close ARO window {window}"),
+        "Every ARO of this window is declared: the others are lost",
+        Event::CloseAroWindow { fireteam_aro: draft.fireteam_aro.clone() },
+        true,
+        commands,
+    );
     let eligible = order.eligible_now();
     if eligible.is_empty() {
         ui.label("Nobody may declare an ARO now.");
@@ -889,7 +910,9 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
                 .selected_text(name)
                 .show_ui(ui, |ui| {
                     for s in &aro_skills {
-                        ui.selectable_value(skill, s.id.to_string(), s.name);
+                        let aro =
+                            AroDeclaration { trooper: id.clone(), skill: s.id.to_string(), target: target.clone() };
+                        choice(ui, skill, s.id.to_string(), s.name, game.apply(&Event::DeclareAro(aro)).err());
                     }
                 })
                 .response
@@ -905,13 +928,8 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
                 .response
                 .labelled_by(label.id);
         });
-        if ui.button(format!("Declare ARO of {id}")).clicked() {
-            commands.push(Command::Play(Event::DeclareAro(AroDeclaration {
-                trooper: id.clone(),
-                skill: skill.clone(),
-                target: target.clone(),
-            })));
-        }
+        let aro = AroDeclaration { trooper: id.clone(), skill: skill.clone(), target: target.clone() };
+        play_button(ui, game, format!("Declare ARO of {id}"), "", Event::DeclareAro(aro), true, commands);
     }
 }
 
@@ -990,9 +1008,8 @@ fn resolve_ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands: 
     if ui.add_enabled(!draft.outcome.trooper.is_empty(), egui::Button::new("Add outcome")).clicked() {
         draft.outcomes.push(draft.outcome.outcome());
     }
-    if ui.button("Resolve").on_hover_text("Apply what happened and end the Order").clicked() {
-        commands.push(Command::Play(Event::Resolve { outcomes: draft.outcomes.clone() }));
-    }
+    let event = Event::Resolve { outcomes: draft.outcomes.clone() };
+    play_button(ui, game, "Resolve", "Apply what happened and end the Order", event, true, commands);
 }
 
 /// A checkbox for each of `troopers`, ticked when `chosen` holds it.
@@ -1030,6 +1047,60 @@ const ALL_STATES: [State; 10] = [
 ];
 
 /// An outcome in words ("b1 enters unconscious").
+/// A button the rules may refuse now: greyed out, with the rule and its reason on hover, and
+/// when `show_why`, beneath it too. The caller asks the rules first ([`Game::apply`] on a copy,
+/// or [`Game::can_declare`]), so a player sees what is not allowed before clicking it.
+fn act(
+    ui: &mut egui::Ui,
+    text: impl Into<egui::WidgetText>,
+    refusal: Option<&Rejection>,
+    show_why: bool,
+) -> egui::Response {
+    let r = ui.add_enabled(refusal.is_none(), egui::Button::new(text));
+    match refusal {
+        Some(e) => {
+            if show_why {
+                ui.add(egui::Label::new(egui::RichText::new(format!("Not now: {e}")).weak()).wrap());
+            }
+            r.on_disabled_hover_text(e.to_string())
+        }
+        None => r,
+    }
+}
+
+/// A button that plays `event`, greyed out (the reason on hover) when the rules would refuse it.
+fn play_button(
+    ui: &mut egui::Ui,
+    game: &Game,
+    text: impl Into<egui::WidgetText>,
+    hover: &str,
+    event: Event,
+    show_why: bool,
+    commands: &mut Vec<Command>,
+) {
+    let refusal = game.apply(&event).err();
+    let mut r = act(ui, text, refusal.as_ref(), show_why);
+    if !hover.is_empty() {
+        r = r.on_hover_text(hover);
+    }
+    if r.clicked() {
+        commands.push(Command::Play(event));
+    }
+}
+
+/// One entry of a list of choices the rules may refuse (`refused`, worked out only while the
+/// list is open): greyed out, with the reason on hover.
+fn choice<T: PartialEq>(ui: &mut egui::Ui, current: &mut T, value: T, text: &str, refused: Option<Rejection>) {
+    let r = ui.add_enabled(refused.is_none(), egui::Button::selectable(*current == value, text));
+    let r = match refused {
+        Some(e) => r.on_disabled_hover_text(e.to_string()),
+        None => r,
+    };
+    if r.clicked() {
+        *current = value;
+    }
+}
+
 pub fn outcome_text(o: &Outcome) -> String {
     match o {
         Outcome::Enter { trooper, state } => format!("{trooper} enters {}", words(state)),

@@ -1660,12 +1660,22 @@ impl Game {
         Ok(())
     }
 
-    fn declare(&mut self, d: &Declaration) -> Result<(), Rejection> {
+    /// Whether the Order being carried out may declare `skill_id` now, before any route or target
+    /// is named: the step of the Order (seed 000 Order Expenditure Sequence), the Structure of an
+    /// Order (two Short Skills, Entire Orders), Retreat!, Engaged, Hacker, and Cautious
+    /// Movement's Requirement (declared outside every enemy's LoF and ZoC). `declare` checks the
+    /// same, then the routes and targets; the app greys out the skills refused here.
+    pub fn can_declare(&self, skill_id: &str) -> Result<(), Rejection> {
+        self.declarable(skill_id).map(|_| ())
+    }
+
+    /// [`Game::can_declare`], giving the Order, the skill and whether it is the Order's second.
+    fn declarable(&self, skill_id: &str) -> Result<(Activation, &'static skills::Skill, bool), Rejection> {
         let Some(order) = self.order.clone() else {
             return reject(Rule::OrderExpenditure, "no Order has been spent: activate a trooper first");
         };
-        let Some(skill) = skills::find(&d.skill) else {
-            return reject(Rule::BadInput, format!("no skill \"{}\" (known: {})", d.skill, skills::ids()));
+        let Some(skill) = skills::find(skill_id) else {
+            return reject(Rule::BadInput, format!("no skill \"{}\" (known: {})", skill_id, skills::ids()));
         };
         let second = match order.step {
             OrderStep::FirstSkill => false,
@@ -1685,12 +1695,6 @@ impl Game {
             && let Some(why) = skills::combination_error(first, skill)
         {
             return reject(Rule::StructureOfAnOrder, format!("{} then {}: {why}", first.name, skill.name));
-        }
-        if order.source == OrderSource::Coordinated && d.targets.len() > 1 {
-            return reject(
-                Rule::CoordinatedOrder,
-                "every trooper of a Coordinated Order chooses the same single target",
-            );
         }
         let side = self.active();
         for id in &order.troopers {
@@ -1721,6 +1725,18 @@ impl Game {
                 }
             }
         }
+        Ok((order, skill, second))
+    }
+
+    fn declare(&mut self, d: &Declaration) -> Result<(), Rejection> {
+        let (order, skill, second) = self.declarable(&d.skill)?;
+        if order.source == OrderSource::Coordinated && d.targets.len() > 1 {
+            return reject(
+                Rule::CoordinatedOrder,
+                "every trooper of a Coordinated Order chooses the same single target",
+            );
+        }
+        let side = self.active();
         // Moves: place each mover at the end of its route.
         if !skill.moves && !d.moves.is_empty() {
             return reject(
