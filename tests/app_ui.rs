@@ -691,3 +691,35 @@ fn the_panel_greys_out_what_the_rules_would_refuse_and_says_why() {
     assert!(disabled(&h, "Hacking Program (Comms Attack)"), "a1 is not a Hacker");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game whose setup sets Deployment Zones shows them on the plan and refuses a tag that puts a
+/// Model outside its player's zone, naming how far out; nothing refused is written.
+#[test]
+fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
+    use sightline::app::Command;
+    use sightline::geometry::{Side, TablePoint};
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "zones");
+    let text = std::fs::read_to_string(&path).expect("header");
+    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+    // A deploys in the table's left half, B in its right half.
+    header["setup"]["deployment_zones"] =
+        serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    let zones = h.state().deployment_zones();
+    assert_eq!(zones.iter().map(|(s, z)| (*s, z.len())).collect::<Vec<_>>(), vec![(Side::A, 4), (Side::B, 4)]);
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    let before = saved_events(&path);
+    h.state_mut().command(Command::DeployAt(TablePoint::new(24.0, 10.0), 0.0));
+    h.run();
+    h.get_by_label_contains("Refused — Deployment Phase: a1's base reaches 0.492\" outside A's Deployment Zone");
+    assert_eq!(saved_events(&path), before, "the refused tag is not written");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(23.0, 10.0), 0.0));
+    h.run();
+    assert_eq!(saved_events(&path).len(), before.len() + 1, "inside: tagged");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -281,3 +281,45 @@ fn deployment_tags_troopers_where_they_stand_until_the_first_order_count() {
     let started = ok(&g2, json!({"type": "order_count"}));
     no(&started, deploy("b_lt", 40.0, 40.0, 0.0), Rule::Deployment);
 }
+
+/// N4 Initiative and Deployment: each player places their troopers totally inside their own
+/// Deployment Zone ("Totally Inside": the whole Silhouette, here the whole base) — when the setup
+/// sets the zones (the mission does). A trooper with a skill that deploys outside it
+/// (`deploys_outside_zone`: Infiltration, Forward Deployment …) is not held to it. The setup's
+/// own positions are held to it too, and a zone that is no area is refused, naming the field.
+#[test]
+fn deployment_is_totally_inside_the_players_own_zone_when_the_setup_sets_zones() {
+    use sightline::rules::Setup;
+    let mut s = setup(
+        vec![vec![
+            lt(t("a_lt", 2.0, 2.0, 90.0)),
+            t("a1", 10.0, 6.0, 90.0),
+            with(t("a_inf", 0.0, 0.0, 0.0), json!({"position": null, "abilities": ["deploys_outside_zone"]})),
+        ]],
+        vec![vec![lt(t("b_lt", 46.0, 46.0, 270.0))]],
+        json!([]),
+    );
+    // Standard 12"-deep zones along the two table edges.
+    s["deployment_zones"] =
+        json!({"A": [[0, 0], [48, 0], [48, 12], [0, 12]], "B": [[0, 36], [48, 36], [48, 48], [0, 48]]});
+    let g = game(s.clone());
+    let deploy = |id: &str, x: f64, y: f64| json!({"type": "deploy", "trooper": id, "x": x, "y": y, "facing": 90, "elevation": 0});
+    let r = sightline::geometry::Silhouette::S2.radius_in(); // an S2 base (25 mm), inches
+    ok(&g, deploy("a1", 20.0, 12.0 - r));
+    let e = no(&g, deploy("a1", 20.0, 12.0 - r + 0.01), Rule::Deployment);
+    assert!(e.reason.contains("a1's base reaches 0.010\" outside A's Deployment Zone"), "{}", e.reason);
+    no(&g, deploy("a1", 20.0, 40.0), Rule::Deployment);
+    no(&g, deploy("b_lt", 20.0, 6.0), Rule::Deployment);
+    ok(&g, deploy("b_lt", 20.0, 40.0));
+    ok(&g, deploy("a_inf", 24.0, 24.0));
+    // The setup's own positions: a1 placed over the zone's edge.
+    let mut bad = s.clone();
+    bad["armies"]["A"]["groups"][0]["troopers"][1]["position"]["y"] = json!(12.0);
+    let e = Game::new(serde_json::from_value::<Setup>(bad).expect("json")).expect_err("outside its zone");
+    assert_eq!(e.field, "armies.A.groups[0].troopers[1].position");
+    // A zone that encloses no area.
+    let mut bad = s;
+    bad["deployment_zones"]["B"] = json!([[0, 36], [48, 36], [24, 36]]);
+    let e = Game::new(serde_json::from_value::<Setup>(bad).expect("json")).expect_err("no area");
+    assert_eq!(e.field, "deployment_zones.B");
+}

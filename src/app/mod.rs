@@ -9,7 +9,7 @@ pub mod game_session;
 mod order_panel;
 mod plan;
 
-use crate::geometry::{PairTable, Scene, ZocVerdict, visibility_polygon};
+use crate::geometry::{PairTable, Scene, Side, TablePoint, ZocVerdict, visibility_polygon};
 use anyhow::Context as _;
 use std::path::Path;
 
@@ -811,6 +811,15 @@ impl SightlineApp {
         self.selected
     }
 
+    /// The open game's Deployment Zones (each player's area, inches), if its setup sets them.
+    pub fn deployment_zones(&self) -> Vec<(Side, Vec<TablePoint>)> {
+        let Some(g) = &self.game else { return Vec::new() };
+        [Side::A, Side::B]
+            .into_iter()
+            .filter_map(|side| g.game().setup().deployment_zone(side).ok().flatten().map(|z| (side, z)))
+            .collect()
+    }
+
     /// What the game panel is putting together (nothing in it is in the game yet).
     pub fn draft(&self) -> &order_panel::OrderDraft {
         &self.draft
@@ -939,6 +948,7 @@ impl SightlineApp {
                 all_zoc: self.prefs.all_zoc,
                 click: self.table_click(),
                 may_react: &self.may_react(),
+                zones: &self.deployment_zones(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

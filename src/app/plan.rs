@@ -139,6 +139,20 @@ pub struct PlanView<'a> {
     pub click: super::order_panel::TableClick,
     /// Troopers that may declare an ARO now (ringed in [`MAY_REACT`]).
     pub may_react: &'a [usize],
+    /// The game's Deployment Zones, if its setup sets them: each player's area, inches.
+    pub zones: &'a [(Side, Vec<TablePoint>)],
+}
+
+/// Fill a polygon given in screen points, concave or not (earcut triangulates it).
+fn fill_polygon(painter: &egui::Painter, pts: &[Pos2], fill: Color32) {
+    let mut tris: Vec<u32> = Vec::new();
+    earcut::Earcut::new().earcut(pts.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut tris);
+    let mut mesh = egui::Mesh::default();
+    for &p in pts {
+        mesh.colored_vertex(p, fill);
+    }
+    mesh.indices = tris;
+    painter.add(Shape::mesh(mesh));
 }
 
 /// The ring round a trooper that may declare an ARO now.
@@ -176,6 +190,18 @@ impl PlanView<'_> {
             y += 6.0;
         }
 
+        // Deployment Zones, each in its player's colour, faint (a mission's areas may be concave).
+        for (side, zone) in self.zones {
+            let pts: Vec<Pos2> = zone.iter().map(|&p| f.screen_from_table(p)).collect();
+            fill_polygon(&painter, &pts, side_colour(*side).gamma_multiply(0.12));
+            painter.extend(Shape::dashed_line(
+                &[pts.as_slice(), &pts[..1]].concat(),
+                Stroke::new(1.0, side_colour(*side).gamma_multiply(0.6)),
+                8.0,
+                4.0,
+            ));
+        }
+
         if self.visibility.len() >= 3 {
             // The region is star-shaped around the viewer: one triangle-fan mesh, no feathering.
             let c = self.selected.map(|i| self.scene.troopers[i].body.centre).unwrap_or_default();
@@ -197,14 +223,7 @@ impl PlanView<'_> {
             let shade = (90.0 + 25.0 * piece.height_in.min(6.0)) as u8;
             let fill = Color32::from_rgb(shade, shade.saturating_sub(10), shade.saturating_sub(25));
             // Pieces may be concave (an L-shaped ruin): triangulate with earcut.
-            let mut tris: Vec<u32> = Vec::new();
-            earcut::Earcut::new().earcut(pts.iter().map(|p| [p.x, p.y]), &[] as &[u32], &mut tris);
-            let mut mesh = egui::Mesh::default();
-            for &p in &pts {
-                mesh.colored_vertex(p, fill);
-            }
-            mesh.indices = tris;
-            painter.add(Shape::mesh(mesh));
+            fill_polygon(&painter, &pts, fill);
             painter.add(Shape::closed_line(pts, Stroke::new(1.5, Color32::from_gray(30))));
         }
 

@@ -45,7 +45,7 @@ pub use scene::{
     StandingProblem, Table, standing_problem, table_side_problem,
 };
 pub use silhouette::Silhouette;
-pub use terrain::{MAX_TERRAIN_COORD_IN, Terrain, TerrainError, surface_height};
+pub use terrain::{MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, surface_height};
 pub use visibility::visibility_polygon;
 
 use serde::{Deserialize, Serialize};

@@ -210,9 +210,42 @@ pub fn surface_height(terrain: &[Terrain], p: TablePoint) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// How far a base of radius `r` centred at `centre` reaches outside the area `polygon` (a zone
+/// on the table, such as a Deployment Zone), inches: 0 when the base is totally inside it (N4
+/// "Totally Inside": the whole Silhouette inside the area; a base touching the edge from within
+/// is inside). Otherwise the distance from the area's edge to the base's farthest point out: the
+/// base's radius less the centre's distance to the edge for a centre inside, plus it for a
+/// centre outside.
+pub fn base_outside_area(polygon: &[TablePoint], centre: TablePoint, r: f64) -> f64 {
+    let to_edge = super::segment::edges(polygon)
+        .map(|(a, b)| super::segment::point_segment_distance(centre, a, b))
+        .fold(f64::INFINITY, f64::min);
+    match super::segment::locate(polygon, centre) {
+        super::segment::Where::Inside => (r - to_edge).max(0.0),
+        _ => r + to_edge,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_base_is_totally_inside_an_area_only_when_no_part_of_it_is_out() {
+        // A 12" deep zone along the table's near edge; a 40 mm base (r = 0.787").
+        let zone = [p(0.0, 0.0), p(48.0, 0.0), p(48.0, 12.0), p(0.0, 12.0)];
+        let r = 20.0 / 25.4;
+        assert_eq!(base_outside_area(&zone, p(10.0, 6.0), r), 0.0);
+        assert_eq!(base_outside_area(&zone, p(10.0, 12.0 - r), r), 0.0, "touching the edge from within");
+        assert!((base_outside_area(&zone, p(10.0, 11.5), r) - (r - 0.5)).abs() < 1e-12);
+        assert!((base_outside_area(&zone, p(10.0, 13.0), r) - (r + 1.0)).abs() < 1e-12);
+        // A concave zone, an L: a centre in the notch, one past an outer corner, and one inside
+        // whose nearest edge point is the notch's corner.
+        let l = [p(0.0, 0.0), p(10.0, 0.0), p(10.0, 4.0), p(4.0, 4.0), p(4.0, 10.0), p(0.0, 10.0)];
+        assert!((base_outside_area(&l, p(5.0, 5.0), r) - (r + 1.0)).abs() < 1e-12);
+        assert!((base_outside_area(&l, p(11.0, 5.0), r) - (r + 2f64.sqrt())).abs() < 1e-12);
+        assert!((base_outside_area(&l, p(3.5, 3.5), r) - (r - 0.5f64.sqrt())).abs() < 1e-12);
+    }
 
     fn p(x: f64, y: f64) -> TablePoint {
         TablePoint::new(x, y)

@@ -151,6 +151,10 @@ pub struct Rejection {
 /// points after that (inches).
 type Moved = (usize, Placement, Vec<TablePoint>);
 
+/// How far a base may reach past its Deployment Zone's edge and still count as totally inside,
+/// inches: only rounding (a base set exactly against the edge is inside).
+pub const DEPLOYMENT_ZONE_SLACK_IN: f64 = 1e-9;
+
 /// The Cautious Movement skill's id.
 const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
 
@@ -756,6 +760,14 @@ impl Game {
             calibration: setup.calibration.clone(),
             setup: Shared::new(setup),
         };
+        // Troopers the setup places are deployed: totally inside their Deployment Zones.
+        for (i, (side, g, t)) in game.setup.troopers().enumerate() {
+            if let Some(reason) = game.outside_deployment_zone(i) {
+                let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
+                let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].position");
+                return Err(SetupError { field, reason });
+            }
+        }
         let ids: BTreeSet<&str> = game.fireteams.a.iter().chain(&game.fireteams.b).map(|f| f.id.as_str()).collect();
         if ids.len() != game.fireteams.a.len() + game.fireteams.b.len() {
             return Err(SetupError { field: "armies.*.fireteams".into(), reason: "two Fireteams share an id".into() });
@@ -1108,9 +1120,10 @@ impl Game {
 
     /// Deployment Phase (N4 Initiative and Deployment, <https://infinitythewiki.com/index.php?title=Initiative_and_Deployment&oldid=1224>):
     /// before the game begins — here, before the first Order Count — a trooper is placed on the
-    /// table. Which player deploys when, and the Deployment Zones, are not checked (assumption
-    /// `DEPLOYMENT_ZONES_NOT_CHECKED`: the mission sets the zones, and the setup does not carry
-    /// one); where it stands is ([`Game::check_standing`]).
+    /// table: totally inside its player's Deployment Zone when the setup sets the zones (the
+    /// mission does; [`Game::outside_deployment_zone`]), and where it can stand
+    /// ([`Game::check_standing`]). Which player deploys when (all but one trooper each, then the
+    /// last one each) is not checked (assumption `DEPLOYMENT_ORDER_NOT_CHECKED`).
     fn deploy(&mut self, id: &str, x: f64, y: f64, facing: f64, elevation: f64) -> Result<(), Rejection> {
         if !self.deployment_open() {
             return reject(
@@ -1132,7 +1145,30 @@ impl Game {
             return reject(Rule::Deployment, format!("{id} is dead"));
         }
         self.troopers[i].position = Some(Placement { x, y, facing, elevation });
+        if let Some(why) = self.outside_deployment_zone(i) {
+            return reject(Rule::Deployment, why);
+        }
         Ok(())
+    }
+
+    /// Why trooper `i`, where it stands, is not totally inside its player's Deployment Zone (N4
+    /// Initiative and Deployment: troopers are placed totally inside it; "Totally Inside": the
+    /// whole Silhouette, so the whole base), or `None` when it is, when the setup sets no zones,
+    /// or when the trooper may deploy outside it ([`Ability::DeploysOutsideZone`]).
+    fn outside_deployment_zone(&self, i: usize) -> Option<String> {
+        let t = &self.troopers[i];
+        let body = t.body()?;
+        if t.has(Ability::DeploysOutsideZone) {
+            return None;
+        }
+        let zone = self.setup.deployment_zone(t.side).ok().flatten()?;
+        let out = crate::geometry::base_outside_area(&zone, body.centre, body.radius());
+        (out > DEPLOYMENT_ZONE_SLACK_IN).then(|| {
+            format!(
+                "{}'s base reaches {out:.3}\" outside {:?}'s Deployment Zone; troopers deploy totally inside their own",
+                t.id, t.side
+            )
+        })
     }
 
     fn order_count(&mut self) -> Result<(), Rejection> {

@@ -49,6 +49,11 @@ pub enum Ability {
     IgnoresRetreat,
     /// Cannot be appointed Lieutenant (a REM; digest §4 "Loss of Lieutenant").
     Rem,
+    /// May deploy outside its Deployment Zone (Infiltration, Forward Deployment, Impersonation,
+    /// Mechanized Deployment …: N4 Initiative and Deployment, "some Special Skills allow players
+    /// to place certain troops outside their Deployment Zones"). Where it may deploy instead —
+    /// each skill's own limits and rolls — is not checked.
+    DeploysOutsideZone,
 }
 
 /// The Lieutenant's option (digest §4).
@@ -233,6 +238,11 @@ pub struct Setup {
     /// How the camera picture maps to the table, if the table was calibrated at setup.
     #[serde(default)]
     pub calibration: Option<CalibrationSetup>,
+    /// Each player's Deployment Zone, an area of the table (its corners in order, inches), as the
+    /// mission sets it. With zones, every trooper deploys totally inside its own (N4 Initiative
+    /// and Deployment); without, deployment is not checked against zones.
+    #[serde(default)]
+    pub deployment_zones: Option<BySide<Vec<(f64, f64)>>>,
 }
 
 /// A camera calibration as plain data: the picture size and the point pairs it was fitted from
@@ -324,6 +334,17 @@ impl Setup {
             .collect()
     }
 
+    /// Player `side`'s Deployment Zone, checked as an area (at least three corners, some area, no
+    /// crossing edges), or `None` when the setup sets no zones.
+    pub fn deployment_zone(&self, side: Side) -> Result<Option<Vec<TablePoint>>, SetupError> {
+        let Some(zones) = &self.deployment_zones else { return Ok(None) };
+        let poly: Vec<TablePoint> = zones.get(side).iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+        // The same checks as a terrain footprint's (the height is a stand-in: a zone has none).
+        Terrain::new("zone", poly.clone(), 1.0)
+            .map_err(|e| err(format!("deployment_zones.{}", side_name(side)), e.to_string()))?;
+        Ok(Some(poly))
+    }
+
     /// Check the setup against the army-building and deployment rules.
     pub fn validate(&self) -> Result<(), SetupError> {
         for (name, v) in [("table.width", self.table.width), ("table.depth", self.table.depth)] {
@@ -332,6 +353,9 @@ impl Setup {
             }
         }
         self.terrain_pieces()?;
+        for side in [Side::A, Side::B] {
+            self.deployment_zone(side)?;
+        }
         let mut seen: HashMap<&str, (Side, usize)> = HashMap::new();
         for side in [Side::A, Side::B] {
             let army = self.armies.get(side);
