@@ -530,6 +530,20 @@ impl SightlineApp {
             .filter_map(|&(x, y)| view.screen_from_table(crate::geometry::TablePoint::new(x, y), 0.0))
             .collect();
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
+        // While the Models are deployed: the Deployment Zones' edges, on the table's surface.
+        if self.game.as_ref().is_some_and(|g| g.game().deployment_open()) {
+            for (side, zone) in self.deployment_zones() {
+                let pts: Vec<egui::Pos2> = zone.iter().filter_map(|&p| view.screen_from_table(p, 0.0)).collect();
+                if pts.len() == zone.len() {
+                    painter.extend(egui::Shape::dashed_line(
+                        &[pts.as_slice(), &pts[..1]].concat(),
+                        egui::Stroke::new(2.0, plan::side_colour(side)),
+                        10.0,
+                        5.0,
+                    ));
+                }
+            }
+        }
         if let Some(sel) = self.selected {
             for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
                 let colour = plan::verdict_colour(&m.lof.lof);

@@ -1667,7 +1667,8 @@ impl Game {
             return reject(
                 Rule::CoordinatedOrder,
                 format!(
-                    "{n} troopers; a Coordinated Order has {} to {}",
+                    "{n} trooper{}; a Coordinated Order has {} to {}",
+                    if n == 1 { "" } else { "s" },
                     assume::COORDINATED_MIN,
                     assume::COORDINATED_MAX
                 ),
