@@ -854,7 +854,9 @@ impl SightlineApp {
         self.camera.poll(ui.ctx());
         self.apply_pending_calibration();
         egui::Panel::top("toolbar").show(ui, |ui| {
-            ui.horizontal(|ui| {
+            // Wrapped: in a narrow window (800 px) the calibration buttons take a second line
+            // instead of running off the edge.
+            ui.horizontal_wrapped(|ui| {
                 ui.strong("sightline");
                 ui.separator();
                 ui.selectable_value(&mut self.prefs.view, View::Camera, "Camera");
