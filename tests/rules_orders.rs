@@ -510,5 +510,5 @@ fn the_skills_refused_before_a_route_is_named_are_the_ones_declaring_refuses() {
     assert_eq!(refused(&retreat, "bs_attack"), Some(Rule::Retreat));
     assert_eq!(refused(&retreat, "dodge"), None);
     assert_eq!(refused(&retreat, "move"), None);
-    assert_eq!(refused(&g, "move").map(|_| ()), Some(()), "no Order: nothing to declare");
+    assert!(refused(&g, "move").is_some(), "no Order: nothing to declare");
 }

@@ -535,12 +535,7 @@ impl SightlineApp {
             for (side, zone) in self.deployment_zones() {
                 let pts: Vec<egui::Pos2> = zone.iter().filter_map(|&p| view.screen_from_table(p, 0.0)).collect();
                 if pts.len() == zone.len() {
-                    painter.extend(egui::Shape::dashed_line(
-                        &[pts.as_slice(), &pts[..1]].concat(),
-                        egui::Stroke::new(2.0, plan::side_colour(side)),
-                        10.0,
-                        5.0,
-                    ));
+                    plan::dashed_outline(&painter, &pts, egui::Stroke::new(2.0, plan::side_colour(side)), 10.0, 5.0);
                 }
             }
         }

@@ -1046,7 +1046,6 @@ const ALL_STATES: [State; 10] = [
     State::SuppressiveFire,
 ];
 
-/// An outcome in words ("b1 enters unconscious").
 /// A button the rules may refuse now: greyed out, with the rule and its reason on hover, and
 /// when `show_why`, beneath it too. The caller asks the rules first ([`Game::apply`] on a copy,
 /// or [`Game::can_declare`]), so a player sees what is not allowed before clicking it.
@@ -1101,6 +1100,7 @@ fn choice<T: PartialEq>(ui: &mut egui::Ui, current: &mut T, value: T, text: &str
     }
 }
 
+/// An outcome in words ("b1 enters unconscious").
 pub fn outcome_text(o: &Outcome) -> String {
     match o {
         Outcome::Enter { trooper, state } => format!("{trooper} enters {}", words(state)),

@@ -143,6 +143,14 @@ pub struct PlanView<'a> {
     pub zones: &'a [(Side, Vec<TablePoint>)],
 }
 
+/// A polygon's outline, dashed (`dash` and `gap` long, screen points), closed back to its first point.
+pub fn dashed_outline(painter: &egui::Painter, pts: &[Pos2], stroke: Stroke, dash: f32, gap: f32) {
+    if let Some(&first) = pts.first() {
+        let closed: Vec<Pos2> = pts.iter().copied().chain([first]).collect();
+        painter.extend(Shape::dashed_line(&closed, stroke, dash, gap));
+    }
+}
+
 /// Fill a polygon given in screen points, concave or not (earcut triangulates it).
 fn fill_polygon(painter: &egui::Painter, pts: &[Pos2], fill: Color32) {
     let mut tris: Vec<u32> = Vec::new();
@@ -194,12 +202,7 @@ impl PlanView<'_> {
         for (side, zone) in self.zones {
             let pts: Vec<Pos2> = zone.iter().map(|&p| f.screen_from_table(p)).collect();
             fill_polygon(&painter, &pts, side_colour(*side).gamma_multiply(0.12));
-            painter.extend(Shape::dashed_line(
-                &[pts.as_slice(), &pts[..1]].concat(),
-                Stroke::new(1.0, side_colour(*side).gamma_multiply(0.6)),
-                8.0,
-                4.0,
-            ));
+            dashed_outline(&painter, &pts, Stroke::new(1.0, side_colour(*side).gamma_multiply(0.6)), 8.0, 4.0);
         }
 
         if self.visibility.len() >= 3 {

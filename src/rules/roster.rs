@@ -340,9 +340,9 @@ impl Setup {
         let Some(zones) = &self.deployment_zones else { return Ok(None) };
         let poly: Vec<TablePoint> = zones.get(side).iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
         // The same checks as a terrain footprint's (the height is a stand-in: a zone has none).
-        Terrain::new("zone", poly.clone(), 1.0)
-            .map_err(|e| err(format!("deployment_zones.{}", side_name(side)), e.to_string()))?;
-        Ok(Some(poly))
+        Terrain::new("zone", poly, 1.0)
+            .map(|t| Some(t.polygon))
+            .map_err(|e| err(format!("deployment_zones.{}", side_name(side)), e.to_string()))
     }
 
     /// Check the setup against the army-building and deployment rules.
