@@ -370,6 +370,49 @@ fn a_setup_fireteam_must_be_whole_and_in_coherency() {
     assert!(team(json!([]), 18.9).is_ok(), "7.916\" apart: inside");
 }
 
+/// Digest §7 "Coherency", Deployment: players check Coherency and adjust positions. A Fireteam
+/// of the setup whose Models are still to be tagged on the table (no positions: a game put
+/// together in the app) is accepted, and checked when deployment ends — the first Order Count
+/// is refused while a member is off the table or outside the Team Leader's ZoC, whoever was
+/// tagged last — so a tag that breaks a placed team's Coherency is caught as well.
+#[test]
+fn a_fireteam_tagged_at_deployment_is_in_coherency_before_the_first_order_count() {
+    let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+    let s = setup(
+        vec![vec![off("l"), off("m1"), lt(t("alt", 40.0, 2.0, 90.0))]],
+        vec![vec![lt(t("blt", 46.0, 46.0, 0.0))]],
+        json!([]),
+    );
+    let s = fireteams(s, "A", json!([{"id": "fa", "kind": "duo", "leader": "l", "members": ["l", "m1"]}]));
+    let g = game(s);
+    let deploy = |id: &str, x: f64| json!({"type": "deploy", "trooper": id, "x": x, "y": 10.0, "facing": 90});
+    let count = json!({"type": "order_count"});
+    let r = no(&g, count.clone(), Rule::Fireteams);
+    assert!(r.reason.contains("Fireteam \"fa\": its Team Leader \"l\" is not on the table"), "{}", r.reason);
+    let g = ok(&g, deploy("l", 10.0));
+    let r = no(&g, count.clone(), Rule::Fireteams);
+    assert!(r.reason.contains("\"m1\" is not in Coherency: not on the table inside"), "{}", r.reason);
+    // 9" from the leader's centre: base edges 8.016" apart, outside its ZoC; 8.9": inside.
+    let g = ok(&g, deploy("m1", 19.0));
+    let r = no(&g, count.clone(), Rule::Fireteams);
+    assert!(r.reason.contains("\"m1\" is not in Coherency: not inside the Team Leader"), "{}", r.reason);
+    let g = ok(&g, deploy("m1", 18.9));
+    let g = ok(&g, count.clone());
+    assert_eq!(g.fireteams(Side::A)[0].members, ["l", "m1"], "the Duo plays on whole");
+    // A team the setup placed whole, then tagged apart, is caught too.
+    let placed = fireteams(
+        setup(
+            vec![vec![t("l", 10.0, 10.0, 90.0), t("m1", 12.0, 10.0, 90.0), lt(t("alt", 40.0, 2.0, 90.0))]],
+            vec![vec![lt(t("blt", 46.0, 46.0, 0.0))]],
+            json!([]),
+        ),
+        "A",
+        json!([{"id": "fa", "kind": "duo", "leader": "l", "members": ["l", "m1"]}]),
+    );
+    let g = ok(&game(placed), deploy("m1", 30.0));
+    no(&g, count, Rule::Fireteams);
+}
+
 /// Creating a Fireteam with a trooper in Suppressive Fire is refused (Fireteam Integrity case 6,
 /// as rejoining already was).
 #[test]

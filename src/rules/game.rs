@@ -784,11 +784,10 @@ impl Game {
                         return Err(SetupError { field, reason });
                     }
                 }
-                if let Some((m, _)) = game.coherency(f).into_iter().find(|(_, ok)| !ok) {
-                    let reason = format!(
-                        "\"{m}\" is not in Coherency: not on the table inside the Team Leader \"{}\"'s ZoC (Fireteams are deployed in Coherency)",
-                        f.leader
-                    );
+                // A Fireteam the setup places whole is checked now; one whose members are still
+                // to be tagged on the table, when deployment ends (the first Order Count).
+                let placed = f.members.iter().all(|m| game.trooper(m).is_some_and(|t| t.on_table()));
+                if placed && let Some(reason) = game.out_of_coherency(f) {
                     return Err(SetupError { field, reason });
                 }
             }
@@ -1005,6 +1004,24 @@ impl Game {
         }
     }
 
+    /// Why Fireteam `f` is not deployed in Coherency (digest §7 "Coherency", Deployment: players
+    /// check it and adjust positions): the first member not on the table inside its Team
+    /// Leader's ZoC.
+    fn out_of_coherency(&self, f: &Fireteam) -> Option<String> {
+        if !self.trooper(&f.leader).is_some_and(|t| t.on_table()) {
+            return Some(format!(
+                "its Team Leader \"{}\" is not on the table (Fireteams are deployed in Coherency)",
+                f.leader
+            ));
+        }
+        let (m, _) = self.coherency(f).into_iter().find(|(_, ok)| !ok)?;
+        let why = if self.trooper(&m).is_some_and(|t| t.on_table()) { "not inside" } else { "not on the table inside" };
+        Some(format!(
+            "\"{m}\" is not in Coherency: {why} the Team Leader \"{}\"'s ZoC (Fireteams are deployed in Coherency)",
+            f.leader
+        ))
+    }
+
     /// Whether each member of a Fireteam is in Coherency (inside the Team Leader's ZoC).
     pub fn coherency(&self, f: &Fireteam) -> BTreeMap<String, bool> {
         let leader = self.trooper(&f.leader).and_then(|t| t.body());
@@ -1177,6 +1194,24 @@ impl Game {
                 Rule::GameSequence,
                 "the Order Count is step 4 of the Tactical Phase, which is over this Turn",
             );
+        }
+        // The first Order Count ends deployment: every Fireteam formed at deployment stands in
+        // Coherency (digest §7 "Coherency", Deployment), whoever placed it last.
+        if self.deployment_open() {
+            for side in [Side::A, Side::B] {
+                if let Some(why) =
+                    self.fireteams.get(side).iter().find_map(|f| self.out_of_coherency(f).map(|w| (f, w)))
+                {
+                    let (f, why) = why;
+                    return reject(
+                        Rule::Fireteams,
+                        format!(
+                            "Fireteam \"{}\": {why}; tag the Models where they stand in Coherency before the game begins",
+                            f.id
+                        ),
+                    );
+                }
+            }
         }
         let side = self.active();
         // Retreat! check (digest §4): surviving points ≤ a quarter of the army's.
