@@ -634,7 +634,16 @@ fn deployment_tags_each_model_where_it_stands_and_moves_on_to_the_next() {
         serde_json::from_str(r#"{"type": "deploy", "trooper": "a2", "x": 24, "y": 23, "facing": 90, "elevation": 4}"#)
             .expect("event")
     );
-    // Once the game begins, no more tagging.
+    // The game cannot begin with the Core Fireteam (a1 leading a2, a3) tagged apart: a2 is on
+    // the roof 19" from a1, outside its ZoC (digest §7 "Coherency", Deployment).
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label_contains("Fireteam \"core-a\": \"a2\" is not in Coherency");
+    // a1 tagged again between them; then the game begins, and no more tagging.
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.state_mut().command(Command::DeployAt(TablePoint::new(24.0, 15.0), 0.0));
+    h.run();
     h.get_by_label("Order Count").click();
     h.run();
     assert!(h.query_by_label("Tag where Models stand").is_none());
@@ -721,5 +730,127 @@ fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
     h.state_mut().command(Command::DeployAt(TablePoint::new(23.0, 10.0), 0.0));
     h.run();
     assert_eq!(saved_events(&path).len(), before.len() + 1, "inside: tagged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Select all of the text box `label` and type `text` over it.
+fn retype(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
+    use egui::accesskit::Role;
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label).type_text(text);
+    h.run();
+    assert_eq!(h.get_by_role_and_label(Role::TextInput, label).value().as_deref(), Some(text));
+}
+
+/// Whether the button `label` is greyed out.
+fn disabled(h: &Harness<'static, SightlineApp>, label: &str) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    h.get_by_label(label).accesskit_node().is_disabled()
+}
+
+#[test]
+fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
+    use egui::accesskit::Role;
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let dir = std::env::temp_dir().join(format!("sightline-app-newgame-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let game = dir.join("new.jsonl");
+    let setup_file = dir.join("lists.json");
+    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
+    let app = app(CameraState::new(Err("no camera".into()))).with_calibration(calibration.clone(), "demo");
+    let mut h =
+        Harness::builder().with_size([1280.0, 900.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    h.run();
+    h.get_by_label("New game…").click();
+    h.run();
+    let terrain = h.state().scene().terrain.len();
+    h.get_by_label_contains(&format!("{terrain} terrain pieces, calibrated"));
+    // One Lieutenant a side to start with: a setup the rules take.
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    assert!(!disabled(&h, "Create and play"));
+    // Side B without its Lieutenant is refused, naming the field and the rule.
+    // (The remove buttons: a1's, then b1's.)
+    h.query_all_by_label("remove").nth(1).expect("b1's remove button").click();
+    h.run();
+    assert!(disabled(&h, "Create and play"));
+    h.get_by_label_contains("setup.armies.B: no Lieutenant");
+    // Back: B gets a trooper (b1 again) and makes it Lieutenant in its abilities menu.
+    h.query_all_by_label("Add trooper").nth(1).expect("side B's Add trooper").click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "—").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "lieutenant").click();
+    h.run();
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(!disabled(&h, "Create and play"), "{:?}", h.query_by_label_contains("Not yet").map(|n| format!("{n:?}")));
+    // Side A: a second trooper, and a Fireteam of both. An empty Fireteam is refused first.
+    h.query_all_by_label("Add trooper").next().expect("side A's Add trooper").click();
+    h.run();
+    h.query_all_by_label("Add Fireteam").next().expect("side A's Add Fireteam").click();
+    h.run();
+    assert!(disabled(&h, "Create and play"));
+    h.get_by_label_contains("0 members");
+    h.get_by_role_and_label(Role::CheckBox, "a1").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "a2").click();
+    h.run();
+    assert!(
+        !disabled(&h, "Create and play"),
+        "a Core Fireteam of two, led by the first ticked: {:?}",
+        h.query_by_label_contains("Not yet").map(|n| format!("{n:?}"))
+    );
+    // Deployment Zones: a 12" strip along the bottom (A) and the top (B).
+    h.get_by_role_and_label(Role::ComboBox, "Deployment Zones").click();
+    h.run();
+    h.get_by_label("a strip along two opposite edges").click();
+    h.run();
+    // The setup saved to a file, for another game: then changed, and loaded back.
+    retype(&mut h, "Setup file", setup_file.to_str().expect("utf-8 path"));
+    h.get_by_label("Save").click();
+    h.run();
+    h.get_by_label_contains("saved to");
+    let saved = sightline::rules::Setup::from_json(&std::fs::read_to_string(&setup_file).expect("saved"))
+        .expect("a setup `sightline new` takes");
+    assert_eq!(saved.troopers().count(), 3);
+    h.query_all_by_label("Add trooper").next().expect("side A's Add trooper").click();
+    h.run();
+    h.get_by_label("Load").click();
+    h.run();
+    h.get_by_label_contains("loaded");
+    // An existing game file is never written over.
+    retype(&mut h, "Game file", setup_file.to_str().expect("utf-8 path"));
+    assert!(disabled(&h, "Create and play"));
+    h.get_by_label_contains("exists already");
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    h.get_by_label("Create and play").click();
+    h.run();
+    // The game file holds the setup as built: the table in view, its calibration, the zones.
+    let file = sightline::store::load(&game).expect("the new game file");
+    assert_eq!(file.setup, saved, "the loaded setup, unchanged by the trooper added before Load");
+    assert!(file.events.is_empty());
+    assert_eq!(file.setup.terrain.len(), terrain);
+    let pairs = file.setup.calibration.as_ref().expect("the calibration in force").pairs.len();
+    assert_eq!(pairs, calibration.pairs().len());
+    let zones = file.setup.deployment_zones.as_ref().expect("zones");
+    assert_eq!(zones.a, vec![(0.0, 0.0), (48.0, 0.0), (48.0, 12.0), (0.0, 12.0)]);
+    assert_eq!(zones.b, vec![(0.0, 36.0), (48.0, 36.0), (48.0, 48.0), (0.0, 48.0)]);
+    // And it is being played: nobody on the table yet, a1 selected to be tagged, the zones held.
+    let g = h.state().game().expect("the new game is open");
+    assert_eq!(g.path(), game.as_path());
+    assert!(h.state().scene().troopers.is_empty());
+    h.get_by_label("a1  not on the table");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 20.0), 0.0));
+    h.run();
+    h.get_by_label_contains("outside");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 6.0), 0.0));
+    h.run();
+    assert_eq!(h.state().scene().troopers.len(), 1, "a1 deployed inside its zone");
+    assert_eq!(sightline::store::load(&game).expect("game").events.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,7 @@
 //! before the app uses it: nothing already saved is touched.
 
 use crate::geometry::{Scene, SceneTrooper};
-use crate::rules::{CalibrationPair, CalibrationSetup, Event, Game};
+use crate::rules::{CalibrationPair, CalibrationSetup, Event, Game, Setup};
 use crate::store::GameWriter;
 use crate::vision::{Calibration, ImagePoint, PointPair};
 use std::path::{Path, PathBuf};
@@ -69,6 +69,15 @@ impl GameSession {
             calibration,
             notes,
         })
+    }
+
+    /// Start a new game file at `path` from `setup` and open it: the setup is checked first as
+    /// the game checks it (`sightline new` does the same; the error names the field), and an
+    /// existing file is never written over.
+    pub fn create(path: &Path, setup: &Setup) -> Result<Opened, String> {
+        Game::new(setup.clone()).map_err(|e| format!("setup.{e}"))?;
+        GameWriter::create(path, setup).map_err(|e| format!("{}: {e}", path.display()))?;
+        GameSession::open(path)
     }
 
     /// Play `event`: the rules judge it and, accepted, it is appended to the file (fsynced) before

@@ -8,6 +8,7 @@ pub mod camera_view;
 pub mod game_session;
 mod order_panel;
 mod plan;
+pub mod setup_editor;
 
 use crate::geometry::{PairTable, Scene, Side, TablePoint, ZocVerdict, visibility_polygon};
 use anyhow::Context as _;
@@ -90,6 +91,10 @@ pub enum Command {
     /// In a game: select a trooper that is not on the table yet (to activate it: Airborne
     /// Deployment and the like), by id.
     SelectOffTable(String),
+    /// Open the New game window (both armies put together in the app, on the table in view).
+    NewGameWindow,
+    /// Write this setup to a new game file at this path (never over an existing one), and play it.
+    CreateGame(Box<crate::rules::Setup>, std::path::PathBuf),
 }
 
 /// The widest the LoF column of the measures panel gets, screen points: longer lists of
@@ -124,6 +129,8 @@ pub struct SightlineApp {
     draft: order_panel::OrderDraft,
     /// In a game: a trooper not on the table, selected in the list (then `selected` is `None`).
     off_table: Option<String>,
+    /// The New game window, while it is open.
+    new_game: Option<setup_editor::SetupEditor>,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -161,6 +168,7 @@ impl SightlineApp {
             pending_calibration: None,
             draft: Default::default(),
             off_table: None,
+            new_game: None,
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -176,9 +184,28 @@ impl SightlineApp {
     /// Play on an opened game file: its calibration is used once the camera's first frame
     /// arrives (if the picture size matches), and every new calibration is appended to it.
     pub fn with_game(mut self, opened: game_session::Opened) -> Self {
+        self.enter_game(opened);
+        self
+    }
+
+    /// Play on `opened` from now on: its table, troopers and calibration; the first trooper
+    /// selected (on the table, or the first to deploy).
+    fn enter_game(&mut self, opened: game_session::Opened) {
         self.title = opened.session.path().display().to_string();
         self.pending_calibration = opened.calibration;
+        self.scene = opened.scene;
+        self.pairs = PairTable::new(&self.scene);
+        self.draft = Default::default();
+        self.off_table = None;
+        let first_off_table = opened.session.game().troopers().iter().find(|t| !t.on_table()).map(|t| t.id.clone());
         self.game = Some(opened.session);
+        match (self.scene.troopers.is_empty(), first_off_table) {
+            (false, _) | (true, None) => self.run_command(Command::Select(Some(0))),
+            (true, Some(id)) => {
+                self.run_command(Command::Select(None));
+                self.run_command(Command::SelectOffTable(id));
+            }
+        }
         if !opened.notes.is_empty() {
             self.calibrator.message = Some(opened.notes.join("; "));
         }
@@ -191,7 +218,6 @@ impl SightlineApp {
                     .join("; "),
             );
         }
-        self
     }
 
     /// The game file open in the app, if any.
@@ -340,6 +366,18 @@ impl SightlineApp {
             }
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
             Command::DeployAt(p, elevation) => self.deploy_selected(p, elevation),
+            Command::NewGameWindow => {
+                // A rematch starts from the open game's armies; a new file beside its file.
+                let dir = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.path().parent().map(Path::to_path_buf))
+                    .or_else(|| std::env::current_dir().ok())
+                    .unwrap_or_default();
+                let from = self.game.as_ref().map(|g| g.game().setup());
+                self.new_game = Some(setup_editor::SetupEditor::new(from, setup_editor::fresh_game_path(&dir)));
+            }
+            Command::CreateGame(setup, path) => self.create_game(&setup, &path),
             Command::SelectOffTable(id) => {
                 self.run_command(Command::Select(None));
                 self.off_table = Some(id);
@@ -377,6 +415,30 @@ impl SightlineApp {
                 }
             }
             Err(e) => self.draft.message = Some(Err(format!("the table cannot be shown: {e}"))),
+        }
+    }
+
+    /// Write a new game file from `setup` and play it; refused, the New game window says why
+    /// (the field at fault, or the file) and nothing is written.
+    fn create_game(&mut self, setup: &crate::rules::Setup, path: &Path) {
+        match game_session::GameSession::create(path, setup) {
+            Ok(opened) => {
+                // The table in view stays calibrated: the game keeps the calibration in force.
+                let current = self.calibrator.calibration.as_ref().map(game_session::setup_from_calibration);
+                let kept = current.is_some() && current == setup.calibration;
+                self.enter_game(opened);
+                if kept {
+                    self.pending_calibration = None;
+                }
+                self.new_game = None;
+                self.draft.tagging = true;
+                self.calibrator.message =
+                    Some(format!("new game saved to {}: tag where each Model stands", path.display()));
+            }
+            Err(e) => match self.new_game.as_mut() {
+                Some(editor) => editor.message = Some(format!("not created — {e}")),
+                None => self.draft.message = Some(Err(e)),
+            },
         }
     }
 
@@ -704,7 +766,12 @@ impl SightlineApp {
         let Some(sel) = self.selected else {
             if let Some(id) = &self.off_table {
                 ui.heading(id);
-                ui.label("not on the table: its first route point is where it enters");
+                let deploying = self.game.as_ref().is_some_and(|g| g.game().deployment_open());
+                ui.label(if deploying {
+                    "not on the table yet: deploy it by tagging where its Model stands"
+                } else {
+                    "not on the table: its first route point is where it enters"
+                });
                 return;
             }
             ui.label("Click a trooper to see what it measures.");
@@ -880,6 +947,14 @@ impl SightlineApp {
                 if self.calibrator.calibration.is_some() && ui.button("Clear calibration").clicked() {
                     self.commands.push(Command::ClearCalibration);
                 }
+                ui.separator();
+                if ui
+                    .button("New game…")
+                    .on_hover_text("Put both armies together and start a game file on the table in view")
+                    .clicked()
+                {
+                    self.commands.push(Command::NewGameWindow);
+                }
             });
         });
         egui::Panel::bottom("status").show(ui, |ui| {
@@ -965,8 +1040,36 @@ impl SightlineApp {
                 self.commands.push(cmd);
             }
         });
+        self.new_game_window(ui.ctx());
         for c in std::mem::take(&mut self.commands) {
             self.run_command(c);
+        }
+    }
+
+    /// The New game window, while open.
+    fn new_game_window(&mut self, ctx: &egui::Context) {
+        let Some(editor) = self.new_game.as_mut() else { return };
+        let table = setup_editor::TableInView {
+            scene: &self.scene,
+            calibration: self.calibrator.calibration.as_ref().map(game_session::setup_from_calibration),
+        };
+        let mut open = true;
+        let mut action = None;
+        egui::Window::new("New game")
+            .open(&mut open)
+            .default_width(860.0)
+            .default_height(ctx.content_rect().height() * 0.8)
+            .vscroll(true)
+            .show(ctx, |ui| action = editor.ui(ui, &table));
+        match action {
+            Some(setup_editor::EditorAction::Create(setup, path)) => {
+                self.commands.push(Command::CreateGame(setup, path));
+            }
+            Some(setup_editor::EditorAction::Close) => open = false,
+            None => {}
+        }
+        if !open {
+            self.new_game = None;
         }
     }
 }

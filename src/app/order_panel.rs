@@ -286,7 +286,7 @@ pub fn words(v: &impl serde::Serialize) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(|w| w.replace('_', " "))).unwrap_or_default()
 }
 
-fn side_name(s: Side) -> &'static str {
+pub(super) fn side_name(s: Side) -> &'static str {
     match s {
         Side::A => "A",
         Side::B => "B",
@@ -1049,10 +1049,10 @@ const ALL_STATES: [State; 10] = [
 /// A button the rules may refuse now: greyed out, with the rule and its reason on hover, and
 /// when `show_why`, beneath it too. The caller asks the rules first ([`Game::apply`] on a copy,
 /// or [`Game::can_declare`]), so a player sees what is not allowed before clicking it.
-fn act(
+pub(super) fn act(
     ui: &mut egui::Ui,
     text: impl Into<egui::WidgetText>,
-    refusal: Option<&Rejection>,
+    refusal: Option<&impl std::fmt::Display>,
     show_why: bool,
 ) -> egui::Response {
     let r = ui.add_enabled(refusal.is_none(), egui::Button::new(text));

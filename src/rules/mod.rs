@@ -33,7 +33,7 @@ pub use game::{
 };
 pub use roster::{
     Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup,
-    SetupError, State, Training, TrooperSetup,
+    SetupError, State, TerrainSetup, Training, TrooperSetup,
 };
 pub use view::{full_state, summary};
 

@@ -56,6 +56,23 @@ pub enum Ability {
     DeploysOutsideZone,
 }
 
+impl Ability {
+    /// Every ability, in the order the setup format lists them.
+    pub const ALL: [Ability; 11] = [
+        Ability::Lieutenant,
+        Ability::Nco,
+        Ability::TacticalAwareness,
+        Ability::Impetuous,
+        Ability::SixthSense,
+        Ability::Hacker,
+        Ability::Repeater,
+        Ability::Arc360,
+        Ability::IgnoresRetreat,
+        Ability::Rem,
+        Ability::DeploysOutsideZone,
+    ];
+}
+
 /// The Lieutenant's option (digest §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -496,5 +513,34 @@ impl Setup {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ability;
+
+    #[test]
+    fn every_ability_is_listed_once_in_all() {
+        // Exhaustive: a new ability does not compile here until it is given a place, and the
+        // loop below fails until `ALL` lists it there.
+        fn place(a: Ability) -> usize {
+            match a {
+                Ability::Lieutenant => 0,
+                Ability::Nco => 1,
+                Ability::TacticalAwareness => 2,
+                Ability::Impetuous => 3,
+                Ability::SixthSense => 4,
+                Ability::Hacker => 5,
+                Ability::Repeater => 6,
+                Ability::Arc360 => 7,
+                Ability::IgnoresRetreat => 8,
+                Ability::Rem => 9,
+                Ability::DeploysOutsideZone => 10,
+            }
+        }
+        for (i, a) in Ability::ALL.into_iter().enumerate() {
+            assert_eq!(place(a), i, "{a:?}");
+        }
     }
 }

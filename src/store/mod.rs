@@ -233,12 +233,29 @@ pub fn truncate_events(path: &Path, keep: usize) -> Result<GameFile, StoreError>
         );
         text.push('\n');
     }
-    let tmp = path.with_extension("jsonl.tmp");
+    write_atomically(path, text.as_bytes())?;
+    parse(&text)
+}
+
+/// Write `bytes` as the whole of the file at `path`, safely: to a temporary file beside it
+/// (its name with `.tmp` added), fsynced, then renamed over the old one, so a crash leaves the
+/// old file or the new one, never a torn one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let tmp = path.with_file_name(name);
     let mut f = File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(io(&tmp))?;
+    f.write_all(bytes).and_then(|()| f.sync_all()).map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))?;
     sync_dir(path);
-    parse(&text)
+    Ok(())
+}
+
+/// Save `setup` as a setup file (the JSON `sightline new` reads), pretty-printed, through
+/// [`write_atomically`].
+pub fn save_setup(path: &Path, setup: &Setup) -> Result<(), StoreError> {
+    let text = serde_json::to_string_pretty(setup).map_err(|e| StoreError::Line { line: 1, reason: e.to_string() })?;
+    write_atomically(path, format!("{text}\n").as_bytes())
 }
 
 /// fsync the directory holding `path`, so a new or renamed file survives a crash (best effort:

@@ -1,0 +1,704 @@
+//! The **New game** window: both armies, who goes first and the mission's Deployment Zones put
+//! together in the app, on the table in view (its size, terrain and calibration), so a game starts
+//! without a setup file written by hand. What it builds is a [`Setup`], checked by the same code
+//! as `sightline new` ([`Game::new`]: the army rules, naming the field at fault) before **Create
+//! and play** is offered; the game file is then written (never over an existing file) and opened.
+//! A setup can also be loaded from, and saved to, a setup file (the format `sightline new` takes),
+//! so an army list is typed once and played again.
+
+use super::order_panel::{act, side_name, words};
+use crate::geometry::{Scene, Side, Silhouette};
+use crate::rules::{
+    Ability, Army, BySide, CalibrationSetup, CombatGroup, FireteamKind, FireteamSetup, Game, LieutenantOption, Setup,
+    State, TerrainSetup, Training, TrooperSetup,
+};
+use std::path::{Path, PathBuf};
+
+/// Both players' Deployment Zones as a setup holds them: each an area's corners, inches.
+type ZonePolygons = BySide<Vec<(f64, f64)>>;
+
+/// How the mission's Deployment Zones are set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Zones {
+    /// None: deployment is not checked against zones.
+    None,
+    /// A strip along each of two opposite table edges, `depth` inches deep (the mission gives it).
+    Strips {
+        /// Along the table's width edges (y = 0 and y = depth), or along its depth edges (x = 0
+        /// and x = width).
+        across: Edges,
+        /// How deep each strip is, inches.
+        depth: f64,
+        /// Whether player A takes the strip at 0 (y = 0 or x = 0), B the opposite one.
+        a_at_zero: bool,
+    },
+    /// As the loaded setup file gives them (any polygons).
+    AsLoaded,
+}
+
+/// Which pair of opposite edges the zones lie along.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edges {
+    /// The edges y = 0 and y = depth (the bottom and top of the plan).
+    BottomTop,
+    /// The edges x = 0 and x = width (the left and right of the plan).
+    LeftRight,
+}
+
+impl Zones {
+    /// The two zones as polygons (inches) on a `width` × `depth` table, or why they cannot be.
+    fn polygons(
+        self,
+        (width, depth): (f64, f64),
+        loaded: &Option<ZonePolygons>,
+    ) -> Result<Option<ZonePolygons>, String> {
+        match self {
+            Zones::None => Ok(None),
+            Zones::AsLoaded => Ok(loaded.clone()),
+            Zones::Strips { across, depth: d, a_at_zero } => {
+                let span = match across {
+                    Edges::BottomTop => depth,
+                    Edges::LeftRight => width,
+                };
+                if !(d.is_finite() && d > 0.0 && 2.0 * d <= span) {
+                    return Err(format!(
+                        "deployment zones: {d}\" deep strips do not fit a table {span}\" across (more than 0, at most half)"
+                    ));
+                }
+                let strip = |lo: f64, hi: f64| match across {
+                    Edges::BottomTop => vec![(0.0, lo), (width, lo), (width, hi), (0.0, hi)],
+                    Edges::LeftRight => vec![(lo, 0.0), (hi, 0.0), (hi, depth), (lo, depth)],
+                };
+                let (near, far) = (strip(0.0, d), strip(span - d, span));
+                let (a, b) = if a_at_zero { (near, far) } else { (far, near) };
+                Ok(Some(BySide { a, b }))
+            }
+        }
+    }
+}
+
+/// The New game window's state.
+#[derive(Debug, Clone)]
+pub struct SetupEditor {
+    /// The armies and who goes first (table, terrain and calibration are the table's in view,
+    /// put in when the setup is built).
+    pub setup: Setup,
+    /// The Deployment Zones.
+    pub zones: Zones,
+    /// The setup file to load or save.
+    pub setup_path: String,
+    /// The game file to create.
+    pub game_path: String,
+    /// The setup file this editor loaded or saved: it may write over that one, never another.
+    own_file: Option<PathBuf>,
+    /// What the last Load or Save did.
+    pub message: Option<String>,
+}
+
+/// What the window asks the app to do.
+#[derive(Debug)]
+pub enum EditorAction {
+    /// Write this setup to a new game file at this path, and play it.
+    Create(Box<Setup>, PathBuf),
+    /// Close the window.
+    Close,
+}
+
+/// The table in view, as a setup takes it: its size, terrain and calibration.
+#[derive(Debug, Clone)]
+pub struct TableInView<'a> {
+    /// The scene shown (size and terrain).
+    pub scene: &'a Scene,
+    /// The calibration in force, as a setup keeps it.
+    pub calibration: Option<CalibrationSetup>,
+}
+
+impl TableInView<'_> {
+    fn terrain(&self) -> Vec<TerrainSetup> {
+        self.scene
+            .terrain
+            .iter()
+            .map(|t| TerrainSetup {
+                id: t.id.clone(),
+                polygon: t.polygon.iter().map(|p| (p.x, p.y)).collect(),
+                height: t.height_in,
+            })
+            .collect()
+    }
+}
+
+fn trooper(id: String, silhouette: Silhouette) -> TrooperSetup {
+    TrooperSetup {
+        name: String::new(),
+        id,
+        silhouette,
+        training: Training::Regular,
+        points: 0,
+        mov: Some([4.0, 4.0]),
+        abilities: Vec::new(),
+        lieutenant_option: None,
+        peripheral_of: None,
+        position: None,
+        states: Vec::new(),
+    }
+}
+
+/// A first id for a new trooper of `side` that no trooper has yet ("a1", "a2", … / "b1", …).
+fn fresh_id(setup: &Setup, side: Side) -> String {
+    let prefix = match side {
+        Side::A => "a",
+        Side::B => "b",
+    };
+    (1..).map(|n| format!("{prefix}{n}")).find(|id| !setup.troopers().any(|(_, _, t)| t.id == *id)).unwrap_or_default()
+}
+
+/// The first `sightline-game-N.jsonl` in `dir` that does not exist yet.
+pub fn fresh_game_path(dir: &Path) -> PathBuf {
+    (1..)
+        .map(|n| dir.join(format!("sightline-game-{n}.jsonl")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join("sightline-game.jsonl"))
+}
+
+/// An ability's name on screen.
+fn ability_label(a: Ability) -> String {
+    match a {
+        Ability::Nco => "NCO".into(),
+        Ability::Arc360 => "360° arc".into(),
+        Ability::Rem => "REM".into(),
+        Ability::IgnoresRetreat => "ignores Retreat!".into(),
+        other => words(&other),
+    }
+}
+
+/// What each ability means, for the hover (docs/game-format.md has the same).
+fn ability_hover(a: Ability) -> &'static str {
+    match a {
+        Ability::Lieutenant => "The army's Lieutenant: the Special Lieutenant Order (exactly one per army)",
+        Ability::Nco => "NCO: may spend the Special Lieutenant Order",
+        Ability::TacticalAwareness => "Tactical Awareness: one extra Irregular Order",
+        Ability::Impetuous => "Impetuous: a free activation in the Impetuous Phase",
+        Ability::SixthSense => "Sixth Sense: may answer Attacks from outside its LoF",
+        Ability::Hacker => "A Hacker: reacts to enemies in its Hacking Area",
+        Ability::Repeater => "Carries a Repeater: its ZoC is part of its side's Hacking Area",
+        Ability::Arc360 => "A 360° arc (360° Visor, or a trooper that always has one)",
+        Ability::IgnoresRetreat => "Courage, Religious Troop or the like: ignores Retreat!",
+        Ability::Rem => "A REM: cannot be appointed Lieutenant",
+        Ability::DeploysOutsideZone => {
+            "Infiltration, Forward Deployment, Impersonation, Mechanized Deployment …: not held to its \
+             Deployment Zone (where its skill lets it deploy is not checked)"
+        }
+    }
+}
+
+/// States a trooper may start the game in (the rest come from events).
+const STARTING_STATES: [State; 3] = [State::Camouflaged, State::OtherMarker, State::Prone];
+
+impl SetupEditor {
+    /// A new editor: the open game's armies and choices when there is one (positions cleared, to
+    /// be tagged again: a rematch), otherwise one Lieutenant a side; the game file named
+    /// `game_path`.
+    pub fn new(from: Option<&Setup>, game_path: PathBuf) -> Self {
+        let (setup, zones) = match from {
+            Some(s) => {
+                let mut setup = s.clone();
+                for side in [Side::A, Side::B] {
+                    for t in setup.armies.get_mut(side).groups.iter_mut().flat_map(|g| &mut g.troopers) {
+                        t.position = None;
+                    }
+                }
+                let zones = if setup.deployment_zones.is_some() { Zones::AsLoaded } else { Zones::None };
+                (setup, zones)
+            }
+            None => {
+                let army = |id: &str| Army {
+                    points: None,
+                    groups: vec![CombatGroup {
+                        troopers: vec![TrooperSetup {
+                            abilities: vec![Ability::Lieutenant],
+                            ..trooper(id.into(), Silhouette::S2)
+                        }],
+                    }],
+                    fireteams: Vec::new(),
+                };
+                let setup = Setup {
+                    table: Default::default(),
+                    terrain: Vec::new(),
+                    first: Side::A,
+                    armies: BySide { a: army("a1"), b: army("b1") },
+                    calibration: None,
+                    deployment_zones: None,
+                };
+                (setup, Zones::None)
+            }
+        };
+        Self {
+            setup,
+            zones,
+            setup_path: "setup.json".into(),
+            game_path: game_path.display().to_string(),
+            own_file: None,
+            message: None,
+        }
+    }
+
+    /// The setup as it would be played on `table`: the armies and choices here, the table's
+    /// size, terrain and calibration; or why it cannot be (the zones do not fit).
+    pub fn build(&self, table: &TableInView) -> Result<Setup, String> {
+        let mut s = self.setup.clone();
+        s.table = table.scene.table;
+        s.terrain = table.terrain();
+        s.calibration = table.calibration.clone();
+        s.deployment_zones = self.zones.polygons((s.table.width, s.table.depth), &self.setup.deployment_zones)?;
+        Ok(s)
+    }
+
+    /// The setup, checked as `sightline new` checks it: the army rules, each error naming its
+    /// field.
+    pub fn check(&self, table: &TableInView) -> Result<Setup, String> {
+        let s = self.build(table)?;
+        Game::new(s.clone()).map_err(|e| format!("setup.{e}"))?;
+        Ok(s)
+    }
+
+    /// Load the setup file at `setup_path` into the editor (its armies, who goes first, its
+    /// zones; table and terrain stay the table's in view). A file that cannot be read or is not a
+    /// setup is refused, naming it, and the editor keeps what it had.
+    pub fn load(&mut self, table: &TableInView) -> Result<String, String> {
+        let path = PathBuf::from(self.setup_path.trim());
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let setup = Setup::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut said = format!("loaded {}", path.display());
+        if setup.table != table.scene.table || setup.terrain != table.terrain() {
+            said.push_str(" (its table and terrain are not used: the game is played on the table in view)");
+        }
+        self.zones = if setup.deployment_zones.is_some() { Zones::AsLoaded } else { Zones::None };
+        self.setup = setup;
+        self.own_file = Some(path);
+        Ok(said)
+    }
+
+    /// Save the setup (as built on `table`) to `setup_path`, as pretty JSON through a temporary
+    /// file renamed into place. It writes over no file but the one this editor loaded or saved.
+    pub fn save(&mut self, table: &TableInView) -> Result<PathBuf, String> {
+        let path = PathBuf::from(self.setup_path.trim());
+        if path.as_os_str().is_empty() {
+            return Err("the setup file needs a name".into());
+        }
+        if path.exists() && self.own_file.as_deref() != Some(path.as_path()) {
+            return Err(format!("{} exists already: choose another name (it is not written over)", path.display()));
+        }
+        let setup = self.build(table)?;
+        crate::store::save_setup(&path, &setup).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.own_file = Some(path.clone());
+        Ok(path)
+    }
+
+    /// The window's contents; returns what the app should do.
+    pub fn ui(&mut self, ui: &mut egui::Ui, table: &TableInView) -> Option<EditorAction> {
+        let mut action = None;
+        let s = &table.scene;
+        ui.label(format!(
+            "Table {}\" × {}\", {} terrain piece{}, {} — the table in view",
+            s.table.width,
+            s.table.depth,
+            s.terrain.len(),
+            if s.terrain.len() == 1 { "" } else { "s" },
+            if table.calibration.is_some() { "calibrated" } else { "not calibrated yet" },
+        ));
+        ui.horizontal(|ui| {
+            ui.label("First Turn of every Round (the initiative roll):");
+            ui.radio_value(&mut self.setup.first, Side::A, "A");
+            ui.radio_value(&mut self.setup.first, Side::B, "B");
+        });
+        self.zones_ui(ui, table);
+        ui.separator();
+        for side in [Side::A, Side::B] {
+            self.army_ui(ui, side);
+            ui.separator();
+        }
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Setup file");
+            ui.add(egui::TextEdit::singleline(&mut self.setup_path).desired_width(220.0)).labelled_by(label.id);
+            if ui.button("Load").on_hover_text("Read the armies and choices from this setup file").clicked() {
+                self.message = Some(self.load(table).unwrap_or_else(|e| format!("not loaded — {e}")));
+            }
+            if ui
+                .button("Save")
+                .on_hover_text("Write this setup to the file (for `sightline new`, or to load again)")
+                .clicked()
+            {
+                self.message = Some(match self.save(table) {
+                    Ok(p) => format!("saved to {}", p.display()),
+                    Err(e) => format!("not saved — {e}"),
+                });
+            }
+        });
+        if let Some(m) = &self.message {
+            ui.label(m);
+        }
+        ui.separator();
+        let checked = self.check(table);
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Game file");
+            ui.add(egui::TextEdit::singleline(&mut self.game_path).desired_width(260.0)).labelled_by(label.id);
+        });
+        let path = PathBuf::from(self.game_path.trim());
+        let refusal = match &checked {
+            Err(e) => Some(e.clone()),
+            Ok(_) if path.as_os_str().is_empty() => Some("the game file needs a name".into()),
+            Ok(_) if path.exists() => Some(format!("{} exists already: choose another name", path.display())),
+            Ok(_) => None,
+        };
+        ui.horizontal(|ui| {
+            let create = act(ui, "Create and play", refusal.as_ref(), false);
+            if create.clicked()
+                && let Ok(setup) = checked
+            {
+                action = Some(EditorAction::Create(Box::new(setup), path));
+            }
+            if ui.button("Close").clicked() {
+                action = Some(EditorAction::Close);
+            }
+        });
+        if let Some(e) = &refusal {
+            ui.add(egui::Label::new(egui::RichText::new(format!("Not yet: {e}")).weak()).wrap());
+        }
+        action
+    }
+
+    fn zones_ui(&mut self, ui: &mut egui::Ui, table: &TableInView) {
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Deployment Zones");
+            let text = match self.zones {
+                Zones::None => "none (not checked)",
+                Zones::Strips { .. } => "a strip along two opposite edges",
+                Zones::AsLoaded => "as the setup file gives them",
+            };
+            let strips = match self.zones {
+                Zones::Strips { .. } => self.zones,
+                _ => Zones::Strips { across: Edges::BottomTop, depth: 12.0, a_at_zero: true },
+            };
+            egui::ComboBox::from_id_salt("zones")
+                .selected_text(text)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.zones, Zones::None, "none (not checked)");
+                    ui.selectable_value(&mut self.zones, strips, "a strip along two opposite edges");
+                    if self.setup.deployment_zones.is_some() {
+                        ui.selectable_value(&mut self.zones, Zones::AsLoaded, "as the setup file gives them");
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if let Zones::Strips { across, depth, a_at_zero } = &mut self.zones {
+                let label = ui.label("deep");
+                ui.add(egui::DragValue::new(depth).speed(0.5).range(0.5..=f64::MAX).suffix("\""))
+                    .labelled_by(label.id)
+                    .on_hover_text("As the mission sets it");
+                let label = ui.label("along the");
+                egui::ComboBox::from_id_salt("zone edges")
+                    .selected_text(match across {
+                        Edges::BottomTop => "bottom and top edges",
+                        Edges::LeftRight => "left and right edges",
+                    })
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(across, Edges::BottomTop, "bottom and top edges");
+                        ui.selectable_value(across, Edges::LeftRight, "left and right edges");
+                    })
+                    .response
+                    .labelled_by(label.id);
+                let near = match across {
+                    Edges::BottomTop => "A at the bottom (y = 0)",
+                    Edges::LeftRight => "A at the left (x = 0)",
+                };
+                ui.checkbox(a_at_zero, near);
+            }
+        });
+        if let Err(e) = self.zones.polygons((table.scene.table.width, table.scene.table.depth), &None) {
+            ui.colored_label(super::plan::BLOCKED_ROUTE, e);
+        }
+    }
+
+    fn army_ui(&mut self, ui: &mut egui::Ui, side: Side) {
+        let name = side_name(side);
+        let count = self.setup.armies.get(side).groups.iter().map(|g| g.troopers.len()).sum::<usize>();
+        let sum: u32 = self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.points).sum();
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("Side {name}")).color(super::plan::side_colour(side)).strong());
+            ui.label(format!("{count} trooper{}, {sum} points", if count == 1 { "" } else { "s" }));
+            let army = self.setup.armies.get_mut(side);
+            let mut set = army.points.is_some();
+            let label = ui
+                .checkbox(&mut set, "army points")
+                .on_hover_text("For the Retreat! check; unticked, the troopers' points added up");
+            if label.changed() {
+                army.points = set.then_some(sum);
+            }
+            if let Some(p) = &mut army.points {
+                ui.add(egui::DragValue::new(p).range(0..=10_000)).labelled_by(label.id);
+            }
+        });
+        let mut add: Option<usize> = None;
+        let mut remove: Option<(usize, usize)> = None;
+        let mut remove_group: Option<usize> = None;
+        let ids: Vec<String> =
+            self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.id.clone()).collect();
+        let groups = self.setup.armies.get(side).groups.len();
+        for g in 0..groups {
+            ui.label(format!("Combat Group {}", g + 1));
+            let group_ids: Vec<String> =
+                self.setup.armies.get(side).groups[g].troopers.iter().map(|t| t.id.clone()).collect();
+            egui::Grid::new(("troopers", name, g)).striped(true).show(ui, |ui| {
+                // (Each cell is labelled by its column's heading, for screen readers and tests.)
+                let heads: Vec<egui::Id> = ["id", "name", "S", "training", "points", "MOV", "abilities", ""]
+                    .into_iter()
+                    .map(|head| ui.label(egui::RichText::new(head).small()).id)
+                    .collect();
+                ui.end_row();
+                for (k, t) in self.setup.armies.get_mut(side).groups[g].troopers.iter_mut().enumerate() {
+                    trooper_row(ui, t, (name, g, k), &group_ids, &heads);
+                    if ui.small_button("remove").on_hover_text(format!("Remove {}", t.id)).clicked() {
+                        remove = Some((g, k));
+                    }
+                    ui.end_row();
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.small_button("Add trooper").clicked() {
+                    add = Some(g);
+                }
+                if groups > 1
+                    && self.setup.armies.get(side).groups[g].troopers.is_empty()
+                    && ui.small_button("Remove Combat Group").clicked()
+                {
+                    remove_group = Some(g);
+                }
+            });
+        }
+        if let Some(g) = remove_group {
+            self.setup.armies.get_mut(side).groups.remove(g);
+        }
+        if ui.small_button("Add Combat Group").clicked() {
+            self.setup.armies.get_mut(side).groups.push(CombatGroup { troopers: Vec::new() });
+        }
+        if let Some(g) = add {
+            let id = fresh_id(&self.setup, side);
+            self.setup.armies.get_mut(side).groups[g].troopers.push(trooper(id, Silhouette::S2));
+        }
+        if let Some((g, k)) = remove {
+            let army = self.setup.armies.get_mut(side);
+            let gone = army.groups[g].troopers.remove(k).id;
+            for f in &mut army.fireteams {
+                f.members.retain(|m| *m != gone);
+            }
+        }
+        self.fireteams_ui(ui, side, &ids);
+    }
+
+    fn fireteams_ui(&mut self, ui: &mut egui::Ui, side: Side, ids: &[String]) {
+        let army = self.setup.armies.get_mut(side);
+        let mut remove = None;
+        for (i, f) in army.fireteams.iter_mut().enumerate() {
+            ui.horizontal_wrapped(|ui| {
+                let label = ui.label("Fireteam");
+                ui.add(egui::TextEdit::singleline(&mut f.id).desired_width(70.0)).labelled_by(label.id);
+                let label = ui.label("type");
+                egui::ComboBox::from_id_salt(("ft kind", side_name(side), i))
+                    .selected_text(words(&f.kind))
+                    .width(60.0)
+                    .show_ui(ui, |ui| {
+                        for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
+                            ui.selectable_value(&mut f.kind, k, words(&k));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                for id in ids {
+                    let mut on = f.members.contains(id);
+                    if ui.checkbox(&mut on, id).changed() {
+                        f.members.retain(|m| m != id);
+                        if on {
+                            f.members.push(id.clone());
+                        }
+                    }
+                }
+                // The first ticked leads until another member is chosen.
+                if !f.members.contains(&f.leader) {
+                    f.leader = f.members.first().cloned().unwrap_or_default();
+                }
+                let label = ui.label("led by");
+                egui::ComboBox::from_id_salt(("ft leader", side_name(side), i))
+                    .selected_text(f.leader.as_str())
+                    .width(70.0)
+                    .show_ui(ui, |ui| {
+                        for m in &f.members {
+                            ui.selectable_value(&mut f.leader, m.clone(), m);
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if ui.small_button("remove").on_hover_text(format!("Remove Fireteam {}", f.id)).clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some(i) = remove {
+            army.fireteams.remove(i);
+        }
+        if ui.small_button("Add Fireteam").on_hover_text("A Fireteam formed at deployment").clicked() {
+            let id = (1..)
+                .map(|n| format!("{}-ft{n}", if side == Side::A { "a" } else { "b" }))
+                .find(|id| !army.fireteams.iter().any(|f| f.id == *id))
+                .unwrap_or_default();
+            army.fireteams.push(FireteamSetup {
+                id,
+                kind: FireteamKind::Core,
+                leader: String::new(),
+                members: Vec::new(),
+            });
+        }
+    }
+}
+
+/// One trooper's row of the army grid (its cells; the caller adds the remove button).
+fn trooper_row(
+    ui: &mut egui::Ui,
+    t: &mut TrooperSetup,
+    (side, g, k): (&str, usize, usize),
+    group_ids: &[String],
+    heads: &[egui::Id],
+) {
+    let salt = (side, g, k);
+    // (Sized: a grid cell would otherwise squeeze a text box to its column's last width.)
+    ui.add_sized([60.0, 20.0], egui::TextEdit::singleline(&mut t.id))
+        .labelled_by(heads[0])
+        .on_hover_text("Unique in the game");
+    ui.add_sized([130.0, 20.0], egui::TextEdit::singleline(&mut t.name).hint_text("name")).labelled_by(heads[1]);
+    egui::ComboBox::from_id_salt(("S", salt))
+        .selected_text(format!("S{}", t.silhouette.value()))
+        .width(44.0)
+        .show_ui(ui, |ui| {
+            for s in Silhouette::ALL {
+                ui.selectable_value(&mut t.silhouette, s, format!("S{}", s.value()));
+            }
+        })
+        .response
+        .labelled_by(heads[2]);
+    egui::ComboBox::from_id_salt(("training", salt))
+        .selected_text(words(&t.training))
+        .width(70.0)
+        .show_ui(ui, |ui| {
+            for tr in [Training::Regular, Training::Irregular] {
+                ui.selectable_value(&mut t.training, tr, words(&tr));
+            }
+        })
+        .response
+        .labelled_by(heads[3]);
+    ui.add(egui::DragValue::new(&mut t.points).range(0..=1000)).labelled_by(heads[4]);
+    ui.horizontal(|ui| {
+        let mut has = t.mov.is_some();
+        if ui
+            .checkbox(&mut has, "")
+            .labelled_by(heads[5])
+            .on_hover_text("Unticked: move distances are not checked")
+            .changed()
+        {
+            t.mov = has.then_some([4.0, 4.0]);
+        }
+        if let Some(m) = &mut t.mov {
+            ui.add(egui::DragValue::new(&mut m[0]).range(0.0..=99.0).speed(0.5)).labelled_by(heads[5]);
+            ui.label("-");
+            ui.add(egui::DragValue::new(&mut m[1]).range(0.0..=99.0).speed(0.5)).labelled_by(heads[5]);
+        }
+    });
+    let summary = {
+        let mut parts: Vec<String> = t.abilities.iter().map(|a| ability_label(*a)).collect();
+        parts.extend(t.states.iter().map(|s| format!("starts {}", words(s))));
+        if let Some(c) = &t.peripheral_of {
+            parts.push(format!("peripheral of {c}"));
+        }
+        if parts.is_empty() { "—".to_string() } else { parts.join(", ") }
+    };
+    ui.menu_button(summary, |ui| {
+        for a in Ability::ALL {
+            let mut on = t.has(a);
+            if ui.checkbox(&mut on, ability_label(a)).on_hover_text(ability_hover(a)).changed() {
+                t.abilities.retain(|x| *x != a);
+                if on {
+                    t.abilities.push(a);
+                }
+            }
+        }
+        if t.has(Ability::Lieutenant) {
+            ui.separator();
+            ui.label("Lieutenant option");
+            ui.radio_value(&mut t.lieutenant_option, None, "none");
+            ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraOrder), "+1 Order");
+            ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraCommandToken), "+1 Command Token");
+        } else {
+            t.lieutenant_option = None;
+        }
+        ui.separator();
+        ui.label("Starts the game");
+        for s in STARTING_STATES {
+            let mut on = t.states.contains(&s);
+            if ui.checkbox(&mut on, words(&s)).changed() {
+                t.states.retain(|x| *x != s);
+                if on {
+                    t.states.push(s);
+                }
+            }
+        }
+        ui.separator();
+        ui.label("A Peripheral of (its Controller, in the same Combat Group)");
+        ui.radio_value(&mut t.peripheral_of, None, "—");
+        for c in group_ids.iter().filter(|c| **c != t.id) {
+            ui.radio_value(&mut t.peripheral_of, Some(c.clone()), c);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_zones_lie_along_the_chosen_edges_and_must_fit_the_table() {
+        let strips = |across, depth, a_at_zero| Zones::Strips { across, depth, a_at_zero };
+        let z = strips(Edges::BottomTop, 12.0, true).polygons((48.0, 36.0), &None).expect("fits").expect("zones");
+        assert_eq!(z.a, vec![(0.0, 0.0), (48.0, 0.0), (48.0, 12.0), (0.0, 12.0)]);
+        assert_eq!(z.b, vec![(0.0, 24.0), (48.0, 24.0), (48.0, 36.0), (0.0, 36.0)]);
+        let z = strips(Edges::LeftRight, 8.0, false).polygons((48.0, 36.0), &None).expect("fits").expect("zones");
+        assert_eq!(z.a, vec![(40.0, 0.0), (48.0, 0.0), (48.0, 36.0), (40.0, 36.0)], "A at the far (x = 48) edge");
+        assert_eq!(z.b, vec![(0.0, 0.0), (8.0, 0.0), (8.0, 36.0), (0.0, 36.0)]);
+        // Half the table each at most: 18" on a 36" depth fits, 18.5" does not; nor does 0.
+        assert!(strips(Edges::BottomTop, 18.0, true).polygons((48.0, 36.0), &None).is_ok());
+        let e = strips(Edges::BottomTop, 18.5, true).polygons((48.0, 36.0), &None).expect_err("too deep");
+        assert!(e.contains("18.5\" deep strips do not fit a table 36\" across"), "{e}");
+        assert!(strips(Edges::LeftRight, 0.0, true).polygons((48.0, 36.0), &None).is_err());
+        assert_eq!(Zones::None.polygons((48.0, 36.0), &None), Ok(None));
+    }
+
+    #[test]
+    fn new_troopers_get_ids_no_trooper_has() {
+        let mut e = SetupEditor::new(None, PathBuf::from("g.jsonl"));
+        assert_eq!(fresh_id(&e.setup, Side::A), "a2", "a1 is the starting Lieutenant");
+        e.setup.armies.a.groups[0].troopers.push(trooper("a2".into(), Silhouette::S2));
+        e.setup.armies.b.groups[0].troopers[0].id = "a3".into();
+        assert_eq!(fresh_id(&e.setup, Side::A), "a4", "ids are unique across both armies");
+        assert_eq!(fresh_id(&e.setup, Side::B), "b1");
+    }
+
+    #[test]
+    fn a_rematch_keeps_the_armies_and_clears_where_they_stood() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json"))
+            .expect("the example setup");
+        let setup = Setup::from_json(&text).expect("a setup");
+        assert!(setup.troopers().any(|(_, _, t)| t.position.is_some()));
+        let e = SetupEditor::new(Some(&setup), PathBuf::from("g.jsonl"));
+        assert!(e.setup.troopers().all(|(_, _, t)| t.position.is_none()), "to be tagged again");
+        let ids = |s: &Setup| s.troopers().map(|(side, g, t)| (side, g, t.id.clone())).collect::<Vec<_>>();
+        assert_eq!(ids(&e.setup), ids(&setup));
+        assert_eq!(e.setup.armies.a.fireteams, setup.armies.a.fireteams);
+    }
+}
