@@ -1059,7 +1059,8 @@ impl SightlineApp {
             .open(&mut open)
             .default_width(860.0)
             .default_height(ctx.content_rect().height() * 0.8)
-            .vscroll(true)
+            // (Both ways: in an 800 px window the army rows are wider than the window.)
+            .scroll([true, true])
             .show(ctx, |ui| action = editor.ui(ui, &table));
         match action {
             Some(setup_editor::EditorAction::Create(setup, path)) => {

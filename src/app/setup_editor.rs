@@ -95,6 +95,23 @@ pub struct SetupEditor {
     pub message: Option<String>,
 }
 
+/// One change to an army list, made after its grid is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RowEdit {
+    /// A new trooper at the end of Combat Group `.0`.
+    Add(usize),
+    /// Another trooper like trooper `.1` of group `.0`, after it.
+    Copy(usize, usize),
+    /// Trooper `.1` of group `.0` out of the army (and its Fireteam).
+    Remove(usize, usize),
+    /// Trooper `.1` of group `.0` to the end of group `.2`.
+    Move(usize, usize, usize),
+    /// A new, empty Combat Group.
+    AddGroup,
+    /// Empty Combat Group `.0` out.
+    RemoveGroup(usize),
+}
+
 /// What the window asks the app to do.
 #[derive(Debug)]
 pub enum EditorAction {
@@ -438,9 +455,7 @@ impl SetupEditor {
                 ui.add(egui::DragValue::new(p).range(0..=10_000)).labelled_by(label.id);
             }
         });
-        let mut add: Option<usize> = None;
-        let mut remove: Option<(usize, usize)> = None;
-        let mut remove_group: Option<usize> = None;
+        let mut edit: Option<RowEdit> = None;
         let ids: Vec<String> =
             self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.id.clone()).collect();
         let groups = self.setup.armies.get(side).groups.len();
@@ -448,51 +463,97 @@ impl SetupEditor {
             ui.label(format!("Combat Group {}", g + 1));
             let group_ids: Vec<String> =
                 self.setup.armies.get(side).groups[g].troopers.iter().map(|t| t.id.clone()).collect();
+            if group_ids.is_empty() {
+                ui.label(egui::RichText::new("no troopers yet").weak());
+            }
             egui::Grid::new(("troopers", name, g)).striped(true).show(ui, |ui| {
+                if group_ids.is_empty() {
+                    return;
+                }
                 // (Each cell is labelled by its column's heading, for screen readers and tests.)
-                let heads: Vec<egui::Id> = ["id", "name", "S", "training", "points", "MOV", "abilities", ""]
-                    .into_iter()
-                    .map(|head| ui.label(egui::RichText::new(head).small()).id)
-                    .collect();
+                let heads: Vec<egui::Id> =
+                    ["id", "name", "S", "training", "points", "MOV", "abilities", "Combat Group", ""]
+                        .into_iter()
+                        .map(|head| ui.label(egui::RichText::new(head).small()).id)
+                        .collect();
                 ui.end_row();
                 for (k, t) in self.setup.armies.get_mut(side).groups[g].troopers.iter_mut().enumerate() {
                     trooper_row(ui, t, (name, g, k), &group_ids, &heads);
-                    if ui.small_button("remove").on_hover_text(format!("Remove {}", t.id)).clicked() {
-                        remove = Some((g, k));
+                    let mut to = g;
+                    egui::ComboBox::from_id_salt(("group", name, g, k))
+                        .selected_text(format!("{}", g + 1))
+                        .width(40.0)
+                        .show_ui(ui, |ui| {
+                            for n in 0..groups {
+                                ui.selectable_value(&mut to, n, format!("{}", n + 1));
+                            }
+                        })
+                        .response
+                        .labelled_by(heads[7])
+                        .on_hover_text("Move it to another Combat Group");
+                    if to != g {
+                        edit = Some(RowEdit::Move(g, k, to));
                     }
+                    ui.horizontal(|ui| {
+                        if ui.small_button("copy").on_hover_text(format!("Another trooper like {}", t.id)).clicked() {
+                            edit = Some(RowEdit::Copy(g, k));
+                        }
+                        if ui.small_button("remove").on_hover_text(format!("Remove {}", t.id)).clicked() {
+                            edit = Some(RowEdit::Remove(g, k));
+                        }
+                    });
                     ui.end_row();
                 }
             });
             ui.horizontal(|ui| {
                 if ui.small_button("Add trooper").clicked() {
-                    add = Some(g);
+                    edit = Some(RowEdit::Add(g));
                 }
                 if groups > 1
                     && self.setup.armies.get(side).groups[g].troopers.is_empty()
                     && ui.small_button("Remove Combat Group").clicked()
                 {
-                    remove_group = Some(g);
+                    edit = Some(RowEdit::RemoveGroup(g));
                 }
             });
         }
-        if let Some(g) = remove_group {
-            self.setup.armies.get_mut(side).groups.remove(g);
-        }
         if ui.small_button("Add Combat Group").clicked() {
-            self.setup.armies.get_mut(side).groups.push(CombatGroup { troopers: Vec::new() });
+            edit = Some(RowEdit::AddGroup);
         }
-        if let Some(g) = add {
-            let id = fresh_id(&self.setup, side);
-            self.setup.armies.get_mut(side).groups[g].troopers.push(trooper(id, Silhouette::S2));
-        }
-        if let Some((g, k)) = remove {
-            let army = self.setup.armies.get_mut(side);
-            let gone = army.groups[g].troopers.remove(k).id;
-            for f in &mut army.fireteams {
-                f.members.retain(|m| *m != gone);
-            }
+        if let Some(e) = edit {
+            self.edit_rows(side, e);
         }
         self.fireteams_ui(ui, side, &ids);
+    }
+
+    /// Make one change to `side`'s army list (after its grid is drawn).
+    fn edit_rows(&mut self, side: Side, edit: RowEdit) {
+        let id = fresh_id(&self.setup, side);
+        let army = self.setup.armies.get_mut(side);
+        match edit {
+            RowEdit::Add(g) => army.groups[g].troopers.push(trooper(id, Silhouette::S2)),
+            RowEdit::Copy(g, k) => {
+                // The same profile under a new id (not the Lieutenant twice, nor its place).
+                let mut copy = TrooperSetup { id, position: None, ..army.groups[g].troopers[k].clone() };
+                copy.abilities.retain(|a| *a != Ability::Lieutenant);
+                copy.lieutenant_option = None;
+                army.groups[g].troopers.insert(k + 1, copy);
+            }
+            RowEdit::Remove(g, k) => {
+                let gone = army.groups[g].troopers.remove(k).id;
+                for f in &mut army.fireteams {
+                    f.members.retain(|m| *m != gone);
+                }
+            }
+            RowEdit::Move(g, k, to) => {
+                let t = army.groups[g].troopers.remove(k);
+                army.groups[to].troopers.push(t);
+            }
+            RowEdit::AddGroup => army.groups.push(CombatGroup { troopers: Vec::new() }),
+            RowEdit::RemoveGroup(g) => {
+                army.groups.remove(g);
+            }
+        }
     }
 
     fn fireteams_ui(&mut self, ui: &mut egui::Ui, side: Side, ids: &[String]) {
@@ -687,6 +748,30 @@ mod tests {
         e.setup.armies.b.groups[0].troopers[0].id = "a3".into();
         assert_eq!(fresh_id(&e.setup, Side::A), "a4", "ids are unique across both armies");
         assert_eq!(fresh_id(&e.setup, Side::B), "b1");
+    }
+
+    #[test]
+    fn rows_are_copied_moved_and_removed_keeping_ids_unique_and_fireteams_true() {
+        let mut e = SetupEditor::new(None, PathBuf::from("g.jsonl"));
+        e.setup.armies.a.groups[0].troopers[0].mov = Some([6.0, 2.0]);
+        e.edit_rows(Side::A, RowEdit::Copy(0, 0));
+        let copy = &e.setup.armies.a.groups[0].troopers[1];
+        assert_eq!((copy.id.as_str(), copy.mov), ("a2", Some([6.0, 2.0])), "the same profile, a new id");
+        assert!(!copy.has(Ability::Lieutenant), "one Lieutenant an army");
+        e.edit_rows(Side::A, RowEdit::AddGroup);
+        e.edit_rows(Side::A, RowEdit::Move(0, 1, 1));
+        assert_eq!(e.setup.armies.a.groups[0].troopers.len(), 1);
+        assert_eq!(e.setup.armies.a.groups[1].troopers[0].id, "a2");
+        e.setup.armies.a.fireteams.push(FireteamSetup {
+            id: "duo".into(),
+            kind: FireteamKind::Duo,
+            leader: "a1".into(),
+            members: vec!["a1".into(), "a2".into()],
+        });
+        e.edit_rows(Side::A, RowEdit::Remove(1, 0));
+        assert_eq!(e.setup.armies.a.fireteams[0].members, ["a1"], "a removed trooper leaves its Fireteam");
+        e.edit_rows(Side::A, RowEdit::RemoveGroup(1));
+        assert_eq!(e.setup.armies.a.groups.len(), 1);
     }
 
     #[test]
