@@ -854,3 +854,52 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
     assert_eq!(sightline::store::load(&game).expect("game").events.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// On the demo table the picture follows the game, as a camera over a real table would: a Model
+/// tagged at deployment appears where it was tagged: the picture is drawn again from the table
+/// as the game now stands.
+#[test]
+fn the_demo_picture_shows_a_tagged_model_where_it_was_tagged() {
+    use sightline::app::Command;
+    use sightline::app::game_session::GameSession;
+    use sightline::camera::demo::{DemoCamera, DemoSource};
+    use sightline::geometry::TablePoint;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "demo-follows");
+    let opened = GameSession::open(&path).expect("the game file opens");
+    let cam = DemoCamera { k1: 0.0, ..DemoCamera::default_demo() };
+    let source = DemoSource::new(cam.clone(), opened.scene.clone());
+    let table = source.table();
+    let capture = sightline::camera::Capture::start(Box::new(source), || {}).map_err(|e| e.to_string());
+    let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(capture), None)
+        .with_demo_table(table)
+        .with_game(opened);
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    wait_for_frame(&mut h);
+    let to = TablePoint::new(14.0, 20.0);
+    let (u, v) = cam.image_from_table(to, (48.0, 48.0)).expect("in view");
+    let (u, v) = (u.round() as u32, v.round() as u32);
+    let first = h.state().frame().expect("a frame").image.clone();
+    // a1 tagged 12" from where the setup put it.
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.state_mut().command(Command::DeployAt(to, 0.0));
+    h.run();
+    let scene = h.state().scene().clone();
+    let drawn = cam.render(&scene);
+    assert_ne!(drawn.get_pixel(u, v), first.get_pixel(u, v), "a1's Model covers the spot now");
+    let mut seen = None;
+    for _ in 0..4000 {
+        h.run();
+        let img = &h.state().frame().expect("a frame").image;
+        if **img == drawn {
+            seen = Some(img.clone());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    seen.expect("the picture drawn from the table as the game now stands");
+    let _ = std::fs::remove_dir_all(&dir);
+}

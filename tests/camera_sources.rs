@@ -311,3 +311,27 @@ fn the_demo_render_matches_its_ground_truth() {
         assert!(!mat(px(outside.0, outside.1)), "outside corner ({x}, {y})");
     }
 }
+
+/// The demo table follows the game: given the table as it now stands, the demo source draws it
+/// for its next frame (as a camera would see the Models moved), exactly as a new source for that
+/// table would, and keeps drawing it.
+#[test]
+fn the_demo_source_draws_the_table_again_when_it_changes() {
+    let cam = demo::DemoCamera::default_demo();
+    let scene = demo::default_scene();
+    let mut source = demo::DemoSource::new(cam.clone(), scene.clone());
+    let table = source.table();
+    let before = source.next_frame().expect("a frame").expect("an image");
+    assert_eq!(source.next_frame().expect("a frame").expect("an image"), before, "unchanged: the same picture");
+    let moved_to = sightline::geometry::TablePoint::new(40.0, 24.0);
+    let moved = scene.with_body(0, scene.troopers[0].body.at(moved_to)).expect("a valid table");
+    table.show(&moved);
+    let after = source.next_frame().expect("a frame").expect("an image");
+    assert_ne!(after, before);
+    assert_eq!(after, cam.render(&moved), "the moved table, as a new source would draw it");
+    // Where the Model now stands the picture changed; and it stays drawn there.
+    let (u, v) = cam.image_from_table(moved_to, (scene.table.width, scene.table.depth)).expect("in view");
+    let (u, v) = (u.round() as u32, v.round() as u32);
+    assert_ne!(after.get_pixel(u, v), before.get_pixel(u, v));
+    assert_eq!(source.next_frame().expect("a frame").expect("an image"), after);
+}

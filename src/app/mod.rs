@@ -131,6 +131,8 @@ pub struct SightlineApp {
     off_table: Option<String>,
     /// The New game window, while it is open.
     new_game: Option<setup_editor::SetupEditor>,
+    /// On the demo table: its picture is drawn again from the table as it now stands.
+    demo_table: Option<crate::camera::demo::DemoTable>,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -169,6 +171,7 @@ impl SightlineApp {
             draft: Default::default(),
             off_table: None,
             new_game: None,
+            demo_table: None,
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -179,6 +182,21 @@ impl SightlineApp {
         self.calibrator.calibration = Some(c);
         self.calibrator.message = self.calibrator.quality().map(|q| format!("{note} — {q}"));
         self
+    }
+
+    /// On the demo table: draw its picture again whenever the table changes (troopers deployed,
+    /// moved, fallen, Prone), as a camera would show the Models where the players put them.
+    pub fn with_demo_table(mut self, table: crate::camera::demo::DemoTable) -> Self {
+        table.show(&self.scene);
+        self.demo_table = Some(table);
+        self
+    }
+
+    /// The table changed: the demo picture follows it.
+    fn table_changed(&self) {
+        if let Some(t) = &self.demo_table {
+            t.show(&self.scene);
+        }
     }
 
     /// Play on an opened game file: its calibration is used once the camera's first frame
@@ -195,6 +213,7 @@ impl SightlineApp {
         self.pending_calibration = opened.calibration;
         self.scene = opened.scene;
         self.pairs = PairTable::new(&self.scene);
+        self.table_changed();
         self.draft = Default::default();
         self.off_table = None;
         let first_off_table = opened.session.game().troopers().iter().find(|t| !t.on_table()).map(|t| t.id.clone());
@@ -260,6 +279,11 @@ impl SightlineApp {
         self.camera.frame.is_some()
     }
 
+    /// The newest camera frame shown.
+    pub fn frame(&self) -> Option<&crate::camera::Frame> {
+        self.camera.frame.as_ref()
+    }
+
     /// What the status bar says about the calibration.
     pub fn calibration_message(&self) -> Option<&str> {
         self.calibrator.message.as_deref()
@@ -314,6 +338,7 @@ impl SightlineApp {
                 {
                     self.scene = scene;
                     self.pairs.refresh(&self.scene);
+                    self.table_changed();
                     self.run_command(Command::Select(self.selected));
                 }
             }
@@ -404,6 +429,7 @@ impl SightlineApp {
                 self.scene = scene;
                 self.show_routes();
                 self.pairs.refresh(&self.scene);
+                self.table_changed();
                 // The same trooper stays selected: on the table (it may just have entered it), or off it.
                 let id = selected.or(off_table);
                 match id.as_ref().and_then(|id| self.scene.troopers.iter().position(|t| t.id == *id)) {
@@ -1164,11 +1190,16 @@ pub fn run(
         options,
         Box::new(move |cc| {
             let ctx = cc.egui_ctx.clone();
+            let mut demo_table = None;
             let opened = match &spec {
-                crate::camera::SourceSpec::Demo => Ok(Box::new(crate::camera::demo::DemoSource::new(
-                    crate::camera::demo::DemoCamera::default_demo(),
-                    scene.clone(),
-                )) as Box<dyn crate::camera::FrameSource>),
+                crate::camera::SourceSpec::Demo => {
+                    let source = crate::camera::demo::DemoSource::new(
+                        crate::camera::demo::DemoCamera::default_demo(),
+                        scene.clone(),
+                    );
+                    demo_table = Some(source.table());
+                    Ok(Box::new(source) as Box<dyn crate::camera::FrameSource>)
+                }
                 other => crate::camera::open(other, fps),
             };
             let capture = opened
@@ -1186,6 +1217,10 @@ pub fn run(
                     app.with_calibration(c, "demo: calibrated from its known camera pose")
                 }
                 _ => app,
+            };
+            let app = match demo_table {
+                Some(t) => app.with_demo_table(t),
+                None => app,
             };
             let app = match game_file.take() {
                 Some(o) => app.with_game(o),

@@ -16,6 +16,7 @@ use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_line_segment_mut, draw_polygon_mut};
 use imageproc::point::Point;
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The demo camera's description shipped in `assets/demo/camera.json`.
@@ -364,23 +365,58 @@ fn scene_shapes(scene: &Scene, eye: V3) -> Vec<Shape> {
     shapes
 }
 
-/// The demo as a frame source: the rendered picture, repeated at [`DEMO_FPS`].
+/// The demo as a frame source: the rendered picture, repeated at [`DEMO_FPS`]; drawn again
+/// when the table it shows changes (see [`DemoTable`]), as a real camera would show the Models
+/// moved.
 #[derive(Debug)]
 pub struct DemoSource {
     camera: DemoCamera,
     image: Option<RgbaImage>,
     scene: Scene,
+    next: Arc<Mutex<Option<Scene>>>,
+}
+
+/// The app's handle on a demo source's table: [`DemoTable::show`] gives it the table as it now
+/// stands (troopers moved, deployed, fallen), and the capture thread draws it for its next frame.
+#[derive(Debug, Clone)]
+pub struct DemoTable(Arc<Mutex<Option<Scene>>>);
+
+impl DemoTable {
+    /// Draw `scene` from the next frame on (a newer call before that frame replaces it).
+    pub fn show(&self, scene: &Scene) {
+        // (A poisoned lock means the capture thread panicked mid-frame: the demo keeps its last
+        // picture, and nothing else depends on it.)
+        if let Ok(mut next) = self.0.lock() {
+            *next = Some(scene.clone());
+        }
+    }
 }
 
 impl DemoSource {
     /// A demo source for `scene` seen by `camera` (rendered on the capture thread at its first frame).
     pub fn new(camera: DemoCamera, scene: Scene) -> Self {
-        Self { camera, image: None, scene }
+        Self { camera, image: None, scene, next: Arc::default() }
+    }
+
+    /// The handle that changes the table this source draws.
+    pub fn table(&self) -> DemoTable {
+        DemoTable(Arc::clone(&self.next))
     }
 }
 
 impl FrameSource for DemoSource {
     fn next_frame(&mut self) -> Result<Option<RgbaImage>, CameraError> {
+        if let Some(scene) = self.next.lock().ok().and_then(|mut next| next.take()) {
+            // (Drawn again only when what the picture shows changed: routes being drawn are not
+            // in it, and most events move nobody.)
+            let shown = |s: &Scene| {
+                (s.table, s.terrain.clone(), s.troopers.iter().map(|t| (t.side, t.body)).collect::<Vec<_>>())
+            };
+            if shown(&scene) != shown(&self.scene) {
+                self.image = None;
+            }
+            self.scene = scene;
+        }
         let img = self.image.get_or_insert_with(|| self.camera.render(&self.scene));
         Ok(Some(img.clone()))
     }
