@@ -852,6 +852,17 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
     h.run();
     assert_eq!(h.state().scene().troopers.len(), 1, "a1 deployed inside its zone");
     assert_eq!(sightline::store::load(&game).expect("game").events.len(), 1);
+    // a2 next, in Coherency with its Team Leader; after A's last trooper, B's first.
+    h.get_by_label("Click the table where a2 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(14.0, 6.0), 0.0));
+    h.run();
+    h.get_by_label("Click the table where b1 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 42.0), 0.0));
+    h.run();
+    h.get_by_label("Order Count").click();
+    h.run();
+    assert!(h.query_by_label("Tag where Models stand").is_none(), "the game has begun");
+    assert_eq!(sightline::store::load(&game).expect("game").events.len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

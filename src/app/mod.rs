@@ -510,6 +510,8 @@ impl SightlineApp {
             .skip_while(|t| t.id != id)
             .skip(1)
             .find(|t| Some(t.side) == side && !t.is(crate::rules::State::Dead))
+            // After a side's last trooper: the first of either side still to be tagged.
+            .or_else(|| troopers.iter().find(|t| t.id != id && !t.on_table() && !t.is(crate::rules::State::Dead)))
             .map(|t| t.id.clone());
         let facing = self.draft.deploy_facing;
         self.run_command(Command::Play(crate::rules::Event::Deploy { trooper: id, x: p.x, y: p.y, facing, elevation }));
