@@ -466,29 +466,12 @@ fn executive_ui(
         ui.horizontal(|ui| {
             let label = ui.label("id");
             ui.add(egui::TextEdit::singleline(&mut f.id).desired_width(90.0)).labelled_by(label.id);
-            let label = ui.label("type");
-            egui::ComboBox::from_id_salt("fireteam kind")
-                .selected_text(words(&f.kind))
-                .width(70.0)
-                .show_ui(ui, |ui| {
-                    for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
-                        ui.selectable_value(&mut f.kind, k, words(&k));
-                    }
-                })
-                .response
-                .labelled_by(label.id);
+            fireteam_kind(ui, "fireteam kind", &mut f.kind);
         });
         ui.label("Members (the first ticked leads):");
         ui.horizontal_wrapped(|ui| {
-            for t in game.troopers().iter().filter(|t| t.side == side && t.on_table()) {
-                let mut on = f.members.contains(&t.id);
-                if ui.checkbox(&mut on, &t.id).changed() {
-                    f.members.retain(|m| *m != t.id);
-                    if on {
-                        f.members.push(t.id.clone());
-                    }
-                }
-            }
+            let ids = game.troopers().iter().filter(|t| t.side == side && t.on_table()).map(|t| &t.id);
+            tick_members(ui, ids, &mut f.members);
         });
         let ready = !f.id.trim().is_empty() && !f.members.is_empty();
         if ui.add_enabled(ready, egui::Button::new("Create Fireteam")).clicked() {
@@ -1045,6 +1028,34 @@ const ALL_STATES: [State; 10] = [
     State::OtherMarker,
     State::SuppressiveFire,
 ];
+
+/// A Fireteam's type, chosen from a combo box labelled "type".
+pub(super) fn fireteam_kind(ui: &mut egui::Ui, salt: impl egui::AsIdSalt, kind: &mut FireteamKind) {
+    let label = ui.label("type");
+    egui::ComboBox::from_id_salt(salt)
+        .selected_text(words(kind))
+        .width(70.0)
+        .show_ui(ui, |ui| {
+            for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
+                ui.selectable_value(kind, k, words(&k));
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}
+
+/// A Fireteam's members, a box to tick for each of `ids`, in the order ticked (the first leads).
+pub(super) fn tick_members<'a>(ui: &mut egui::Ui, ids: impl Iterator<Item = &'a String>, members: &mut Vec<String>) {
+    for id in ids {
+        let mut on = members.contains(id);
+        if ui.checkbox(&mut on, id).changed() {
+            members.retain(|m| m != id);
+            if on {
+                members.push(id.clone());
+            }
+        }
+    }
+}
 
 /// A button the rules may refuse now: greyed out, with the rule and its reason on hover, and
 /// when `show_why`, beneath it too. The caller asks the rules first ([`Game::apply`] on a copy,

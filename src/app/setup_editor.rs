@@ -6,7 +6,7 @@
 //! A setup can also be loaded from, and saved to, a setup file (the format `sightline new` takes),
 //! so an army list is typed once and played again.
 
-use super::order_panel::{act, side_name, words};
+use super::order_panel::{act, fireteam_kind, side_name, tick_members, words};
 use crate::geometry::{Scene, Side, Silhouette};
 use crate::rules::{
     Ability, Army, BySide, CalibrationSetup, CombatGroup, FireteamKind, FireteamSetup, Game, LieutenantOption, Setup,
@@ -563,26 +563,8 @@ impl SetupEditor {
             ui.horizontal_wrapped(|ui| {
                 let label = ui.label("Fireteam");
                 ui.add(egui::TextEdit::singleline(&mut f.id).desired_width(70.0)).labelled_by(label.id);
-                let label = ui.label("type");
-                egui::ComboBox::from_id_salt(("ft kind", side_name(side), i))
-                    .selected_text(words(&f.kind))
-                    .width(60.0)
-                    .show_ui(ui, |ui| {
-                        for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
-                            ui.selectable_value(&mut f.kind, k, words(&k));
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-                for id in ids {
-                    let mut on = f.members.contains(id);
-                    if ui.checkbox(&mut on, id).changed() {
-                        f.members.retain(|m| m != id);
-                        if on {
-                            f.members.push(id.clone());
-                        }
-                    }
-                }
+                fireteam_kind(ui, ("ft kind", side_name(side), i), &mut f.kind);
+                tick_members(ui, ids.iter(), &mut f.members);
                 // The first ticked leads until another member is chosen.
                 if !f.members.contains(&f.leader) {
                     f.leader = f.members.first().cloned().unwrap_or_default();
