@@ -160,12 +160,17 @@ fn trooper(id: String, silhouette: Silhouette) -> TrooperSetup {
     }
 }
 
-/// A first id for a new trooper of `side` that no trooper has yet ("a1", "a2", … / "b1", …).
-fn fresh_id(setup: &Setup, side: Side) -> String {
-    let prefix = match side {
+/// What new ids of `side` start with: "a" or "b".
+fn id_prefix(side: Side) -> &'static str {
+    match side {
         Side::A => "a",
         Side::B => "b",
-    };
+    }
+}
+
+/// A first id for a new trooper of `side` that no trooper has yet ("a1", "a2", … / "b1", …).
+fn fresh_id(setup: &Setup, side: Side) -> String {
+    let prefix = id_prefix(side);
     (1..).map(|n| format!("{prefix}{n}")).find(|id| !setup.troopers().any(|(_, _, t)| t.id == *id)).unwrap_or_default()
 }
 
@@ -590,7 +595,7 @@ impl SetupEditor {
         }
         if ui.small_button("Add Fireteam").on_hover_text("A Fireteam formed at deployment").clicked() {
             let id = (1..)
-                .map(|n| format!("{}-ft{n}", if side == Side::A { "a" } else { "b" }))
+                .map(|n| format!("{}-ft{n}", id_prefix(side)))
                 .find(|id| !army.fireteams.iter().any(|f| f.id == *id))
                 .unwrap_or_default();
             army.fireteams.push(FireteamSetup {
@@ -603,7 +608,8 @@ impl SetupEditor {
     }
 }
 
-/// One trooper's row of the army grid (its cells; the caller adds the remove button).
+/// One trooper's row of the army grid, up to its abilities menu (the caller adds its Combat
+/// Group choice and its copy and remove buttons).
 fn trooper_row(
     ui: &mut egui::Ui,
     t: &mut TrooperSetup,

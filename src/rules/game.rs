@@ -1199,10 +1199,9 @@ impl Game {
         // Coherency (digest §7 "Coherency", Deployment), whoever placed it last.
         if self.deployment_open() {
             for side in [Side::A, Side::B] {
-                if let Some(why) =
+                if let Some((f, why)) =
                     self.fireteams.get(side).iter().find_map(|f| self.out_of_coherency(f).map(|w| (f, w)))
                 {
-                    let (f, why) = why;
                     return reject(
                         Rule::Fireteams,
                         format!(
