@@ -914,3 +914,84 @@ fn the_demo_picture_shows_a_tagged_model_where_it_was_tagged() {
     seen.expect("the picture drawn from the table as the game now stands");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With the setup saying who deploys first, the panel walks the players through the Deployment
+/// Phase's four steps (N4 Initiative and Deployment): it says whose step it is and what that
+/// player places, tagging moves on to the trooper whose turn it is, the first-Turn player may
+/// hold back one more trooper for a Command Token, a player may end its step early, and the Order
+/// Count waits for the last step.
+#[test]
+fn deployment_follows_its_four_steps_in_the_panel() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let dir = std::env::temp_dir().join(format!("sightline-app-steps-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("game.jsonl");
+    let off = |id: &str, lt: bool| {
+        let abilities = if lt { serde_json::json!(["lieutenant"]) } else { serde_json::json!([]) };
+        serde_json::json!({"id": id, "silhouette": 2, "points": 10, "abilities": abilities})
+    };
+    let setup: sightline::rules::Setup = serde_json::from_value(serde_json::json!({
+        "first": "A", "deploys_first": "A",
+        "armies": {
+            "A": {"groups": [{"troopers": [off("a_lt", true), off("a1", false), off("a2", false)]}]},
+            "B": {"groups": [{"troopers": [off("b_lt", true), off("b1", false), off("b_ad", false)]}]}
+        }
+    }))
+    .expect("setup");
+    sightline::app::game_session::GameSession::create(&path, &setup).expect("game created");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label(
+        "Step 1 of 4: A places all but 1 of its troopers (3 off the table). Next: B places all but 1 of its own.",
+    );
+    // A, with the first Turn, holds back one more: it places one trooper, then B deploys.
+    h.get_by_label("A: hold back one more trooper (1 CT)").click();
+    h.run();
+    h.get_by_label(
+        "Step 1 of 4: A places all but 2 of its troopers (3 off the table). Next: B places all but 1 of its own.",
+    );
+    h.get_by_label("a_lt  not on the table").click();
+    h.run();
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 6.0), 0.0));
+    h.run();
+    h.get_by_label(
+        "Step 2 of 4: B places all but 1 of its troopers (3 off the table). Next: A places the 2 troopers it kept back.",
+    );
+    // Tagging moves on to B's first trooper, not to A's next.
+    h.get_by_label("Click the table where b_lt stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 40.0), 0.0));
+    h.run();
+    // B keeps b_ad off the table (Airborne Deployment) besides b1: it ends its step.
+    h.get_by_label("B is done with step 2").click();
+    h.run();
+    h.get_by_label_contains("Step 3 of 4: A places the 2 troopers it kept back (2 off the table)");
+    // The Order Count is greyed out until the last step is done, saying why.
+    h.get_by_label_contains("Not now: Deployment Phase — the Deployment Phase is not over: step 3 of 4");
+    // A's two (tagging has moved on to A's first still off the table), then B's last.
+    h.get_by_label("Click the table where a1 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(14.0, 6.0), 0.0));
+    h.run();
+    h.get_by_label("Click the table where a2 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(18.0, 6.0), 0.0));
+    h.run();
+    h.get_by_label("Step 4 of 4: B places the 1 trooper it kept back (2 off the table). Then the Order Count.");
+    h.get_by_label("Click the table where b1 stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(14.0, 40.0), 0.0));
+    h.run();
+    h.get_by_label("Every step of the Deployment Phase is done: the Order Count begins the game.");
+    let kinds: Vec<&str> = saved_events(&path).iter().map(|e| e.kind()).collect();
+    assert_eq!(
+        kinds,
+        ["strategic_command_token", "deploy", "deploy", "end_deployment_step", "deploy", "deploy", "deploy"],
+        "what was played, in order"
+    );
+    // b_ad starts the game off the table.
+    h.get_by_label("Order Count").click();
+    h.run();
+    assert!(h.query_by_label("Tag where Models stand").is_none(), "the game has begun");
+    let _ = std::fs::remove_dir_all(&dir);
+}

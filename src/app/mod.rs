@@ -359,6 +359,15 @@ impl SightlineApp {
                     Err(e) => Err(e),
                 });
                 self.table_from_game();
+                // A Deployment step ended without a tag: tagging goes on with whose step it is now.
+                let steps = matches!(
+                    event,
+                    crate::rules::Event::EndDeploymentStep
+                        | crate::rules::Event::StrategicCommandToken(crate::rules::StrategicUse::HoldBackTrooper)
+                );
+                if steps && matches!(self.draft.message, Some(Ok(_))) {
+                    self.select_first_due();
+                }
             }
             Command::UndoEvent => {
                 let Some(game) = self.game.as_mut() else { return };
@@ -503,18 +512,25 @@ impl SightlineApp {
         let Some(id) = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone()) else {
             return;
         };
-        let troopers = game.game().troopers();
-        let side = troopers.iter().find(|t| t.id == id).map(|t| t.side);
-        let next = troopers
-            .iter()
-            .skip_while(|t| t.id != id)
-            .skip(1)
-            .find(|t| Some(t.side) == side && !t.is(crate::rules::State::Dead))
-            // After a side's last trooper: the first of either side still to be tagged.
-            .or_else(|| troopers.iter().find(|t| t.id != id && !t.on_table() && !t.is(crate::rules::State::Dead)))
-            .map(|t| t.id.clone());
+        let side = game.game().trooper(&id).map(|t| t.side);
         let facing = self.draft.deploy_facing;
-        self.run_command(Command::Play(crate::rules::Event::Deploy { trooper: id, x: p.x, y: p.y, facing, elevation }));
+        let event = crate::rules::Event::Deploy { trooper: id.clone(), x: p.x, y: p.y, facing, elevation };
+        self.run_command(Command::Play(event));
+        let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };
+        let troopers = game.troopers();
+        let after = || troopers.iter().skip_while(|t| t.id != id).skip(1);
+        let alive = |t: &&crate::rules::TrooperState| !t.is(crate::rules::State::Dead);
+        // Off the table, and its player's to place now (the Deployment Phase's steps).
+        let due = |t: &&crate::rules::TrooperState| !t.on_table() && alive(t) && game.deployment_allows(&t.id);
+        let next = if game.deployment_step().is_some() {
+            after().find(|t| Some(t.side) == side && due(t)).or_else(|| troopers.iter().find(due))
+        } else {
+            None
+        }
+        .or_else(|| after().find(|t| Some(t.side) == side && alive(t)))
+        // After a side's last trooper: the first of either side still to be tagged.
+        .or_else(|| troopers.iter().find(|t| t.id != id && !t.on_table() && alive(t)))
+        .map(|t| t.id.clone());
         if matches!(self.draft.message, Some(Ok(_)))
             && let Some(next) = next
         {
@@ -522,6 +538,20 @@ impl SightlineApp {
                 Some(i) => self.run_command(Command::Select(Some(i))),
                 None => self.run_command(Command::SelectOffTable(next)),
             }
+        }
+    }
+
+    /// Select the first trooper whose player's Deployment step it is and that is still off the
+    /// table, unless the one selected is such a trooper.
+    fn select_first_due(&mut self) {
+        let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };
+        let due = |id: &str| game.trooper(id).is_some_and(|t| !t.on_table()) && game.deployment_allows(id);
+        let selected = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone());
+        if selected.as_deref().is_some_and(due) {
+            return;
+        }
+        if let Some(next) = game.troopers().iter().find(|t| due(&t.id)).map(|t| t.id.clone()) {
+            self.run_command(Command::SelectOffTable(next));
         }
     }
 

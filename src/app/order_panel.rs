@@ -406,7 +406,7 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
         (Phase::GameOver, _) => {}
         (Phase::Tactical, _) => {
             if game.deployment_open() {
-                deployment_ui(ui, draft, selected);
+                deployment_ui(ui, game, draft, selected, commands);
                 ui.separator();
             }
             ui.label("Executive Use of Command Tokens, then the Order Count.");
@@ -434,8 +434,30 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
 
 /// Deployment Phase: tag where each Model stands by clicking the table (the plan, or the picture:
 /// a click on a roof puts it on the roof), the selected trooper each time, then the next.
-fn deployment_ui(ui: &mut egui::Ui, draft: &mut OrderDraft, selected: Option<&str>) {
+fn deployment_ui(
+    ui: &mut egui::Ui,
+    game: &Game,
+    draft: &mut OrderDraft,
+    selected: Option<&str>,
+    commands: &mut Vec<Command>,
+) {
     ui.strong("Deployment: before the game begins");
+    if let Some(text) = deployment_step_text(game) {
+        ui.add(egui::Label::new(text).wrap());
+    }
+    if game.hold_back_open() {
+        let first = side_name(game.setup().first);
+        let event = Event::StrategicCommandToken(StrategicUse::HoldBackTrooper);
+        let hint = "Strategic Use of a Command Token by the player with the first Turn, during its deployment: \
+                    deploy one more trooper after the opponent";
+        play_button(ui, game, format!("{first}: hold back one more trooper (1 CT)"), hint, event, false, commands);
+    }
+    if let Some(d) = game.deployment_step() {
+        let hint = "The step ends by itself once the player has placed what it may; end it sooner when the \
+                    player keeps troopers off the table (Airborne Deployment …)";
+        let text = format!("{} is done with step {}", side_name(d.side), d.number);
+        play_button(ui, game, text, hint, Event::EndDeploymentStep, false, commands);
+    }
     ui.checkbox(&mut draft.tagging, "Tag where Models stand")
         .on_hover_text("Each click on the table puts the selected trooper there, then selects the next");
     if draft.tagging {
@@ -449,6 +471,32 @@ fn deployment_ui(ui: &mut egui::Ui, draft: &mut OrderDraft, selected: Option<&st
             None => "Select a trooper, then click the table where it stands.".to_string(),
         });
     }
+}
+
+/// The Deployment Phase's step in words (N4 Initiative and Deployment), when the setup says who
+/// deploys first: "Step 2 of 4: A places all but 1 of its troopers (4 off the table). Next: B
+/// places the 1 trooper it kept back."
+pub fn deployment_step_text(game: &Game) -> Option<String> {
+    game.setup().deploys_first?;
+    let Some(d) = game.deployment_step() else {
+        return Some("Every step of the Deployment Phase is done: the Order Count begins the game.".into());
+    };
+    let other = crate::rules::opponent(d.side);
+    let kept = |side: Side| {
+        let n = *d.held_back.get(side);
+        format!("the {n} trooper{} it kept back", if n == 1 { "" } else { "s" })
+    };
+    let (me, them) = (side_name(d.side), side_name(other));
+    let now = match d.number {
+        1 | 2 => format!("{me} places all but {} of its troopers", d.held_back.get(d.side)),
+        _ => format!("{me} places {}", kept(d.side)),
+    };
+    let next = match d.number {
+        1 => format!("Next: {them} places all but {} of its own.", d.held_back.get(other)),
+        2 | 3 => format!("Next: {them} places {}.", kept(other)),
+        _ => "Then the Order Count.".to_string(),
+    };
+    Some(format!("Step {} of 4: {now} ({} off the table). {next}", d.number, d.to_place))
 }
 
 /// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected

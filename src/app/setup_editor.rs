@@ -247,6 +247,7 @@ impl SetupEditor {
                     table: Default::default(),
                     terrain: Vec::new(),
                     first: Side::A,
+                    deploys_first: Some(Side::A),
                     armies: BySide { a: army("a1"), b: army("b1") },
                     calibration: None,
                     deployment_zones: None,
@@ -332,6 +333,13 @@ impl SetupEditor {
             ui.label("First Turn of every Round (the initiative roll):");
             ui.radio_value(&mut self.setup.first, Side::A, "A");
             ui.radio_value(&mut self.setup.first, Side::B, "B");
+        });
+        ui.horizontal(|ui| {
+            ui.label("Deploys first (the player who kept Deployment chooses):");
+            ui.radio_value(&mut self.setup.deploys_first, Some(Side::A), "A");
+            ui.radio_value(&mut self.setup.deploys_first, Some(Side::B), "B");
+            ui.radio_value(&mut self.setup.deploys_first, None, "order not kept")
+                .on_hover_text("Deploy in any order: the four steps of the Deployment Phase are not checked");
         });
         self.zones_ui(ui, table);
         ui.separator();

@@ -68,3 +68,15 @@ pub const NEW_LIEUTENANT_IN_RETREAT: bool = false;
 /// Count"): the second player's Strategic Use is accepted after the first Turn's Order Count and
 /// before the first Order of that Turn is spent.
 pub const STRATEGIC_ORDERS_REMOVED: u32 = 2;
+
+/// Troopers each player keeps back in the Deployment Phase, to place after the opponent has
+/// placed all but its own (N4 Initiative and Deployment, ✅: "all but one"; the player with the
+/// first Turn may hold back one more with a Command Token, digest §4 ✅).
+pub const TROOPERS_HELD_BACK: u32 = 1;
+
+/// `RETAG_AT_ANY_DEPLOYMENT_STEP` (the sources are silent on the record; the rules let players
+/// adjust positions while they deploy): tagging a trooper already on the table again only moves
+/// it, at any step of the Deployment Phase — a tag corrects the record (a Model tagged in the
+/// wrong place) as much as it adjusts a position. Set to `false` to accept it only in its own
+/// player's step.
+pub const RETAG_AT_ANY_DEPLOYMENT_STEP: bool = true;

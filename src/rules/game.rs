@@ -297,10 +297,15 @@ pub enum Outcome {
     },
 }
 
-/// A Strategic Use of a Command Token by the player with the second Turn (digest §4).
+/// A Strategic Use of a Command Token (digest §4 "Command Tokens"): by the player with the first
+/// Turn during its deployment ([`StrategicUse::HoldBackTrooper`]), or by the player with the second
+/// Turn at the end of the first Order Count (the others).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "use", rename_all = "snake_case", deny_unknown_fields)]
 pub enum StrategicUse {
+    /// The player with the first Turn, during its deployment: hold back one extra trooper, to be
+    /// placed after the opponent's deployment with the one every player keeps back.
+    HoldBackTrooper,
     /// Remove 2 Regular Orders from the opponent's pools for this Turn: `(group index, orders)`.
     RemoveOrders {
         /// From which Combat Groups, and how many each (2 in all).
@@ -335,6 +340,10 @@ pub enum Event {
         #[serde(default)]
         elevation: f64,
     },
+    /// Deployment Phase, when the setup says who deploys first: the player of the current step is
+    /// done, though it could place more (it keeps troopers off the table: Airborne Deployment …).
+    /// A step also ends by itself once its player has placed what it may.
+    EndDeploymentStep,
     /// Tactical Phase: end the Executive Use step; run the Retreat! check, the Loss of Lieutenant
     /// check and the Order Count; rejoin Fireteam members in Coherency.
     OrderCount,
@@ -369,7 +378,8 @@ pub enum Event {
         /// The new leader.
         leader: String,
     },
-    /// The second player's Strategic Use of a Command Token after the first Order Count.
+    /// A Strategic Use of a Command Token: the first player's during its deployment, or the
+    /// second player's after the first Order Count.
     StrategicCommandToken(StrategicUse),
     /// Spend an Order to activate troopers (Order Expenditure Sequence 1, 1.1).
     Activate {
@@ -415,6 +425,7 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         match self {
             Event::Deploy { .. } => "deploy",
+            Event::EndDeploymentStep => "end_deployment_step",
             Event::OrderCount => "order_count",
             Event::CreateFireteam { .. } => "create_fireteam",
             Event::MoveToGroup { .. } => "move_to_group",
@@ -675,8 +686,40 @@ pub struct Game {
     fireteams: BySide<Vec<Fireteam>>,
     orders_this_turn: u32,
     strategic_used: bool,
+    deployment: DeploymentSteps,
     events: usize,
     calibration: Option<CalibrationSetup>,
+}
+
+/// The four steps of the Deployment Phase (N4 Initiative and Deployment,
+/// <https://infinitythewiki.com/index.php?title=Initiative_and_Deployment&oldid=1224>): the player
+/// who deploys first places all but one of its troopers; then the other player all but one; then
+/// the first player the trooper it kept back; then the second player its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DeploymentStep {
+    /// The step, 1 to 4.
+    pub number: u8,
+    /// The player who places troopers in it.
+    pub side: Side,
+    /// How many troopers each player keeps back for its last step (1, or 2 for the player with
+    /// the first Turn after its Strategic Use of a Command Token).
+    pub held_back: BySide<u32>,
+    /// Troopers of `side` still off the table (and not Dead).
+    pub to_place: u32,
+}
+
+/// Where the Deployment Phase is, when the setup says who deploys first
+/// ([`Setup::deploys_first`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct DeploymentSteps {
+    /// The step, 0 to 3 (step 1 to 4).
+    step: u8,
+    /// Troopers each player keeps back.
+    held_back: BySide<u32>,
+    /// Troopers each player has placed in its last step.
+    last_placed: BySide<u32>,
+    /// Whether the first-Turn player has made its Strategic Use (hold back one more).
+    hold_back_used: bool,
 }
 
 /// A point rounded to thousandths of an inch, for reasons people read.
@@ -756,6 +799,10 @@ impl Game {
             lieutenant_orders: BySide::default(),
             orders_this_turn: 0,
             strategic_used: false,
+            deployment: DeploymentSteps {
+                held_back: BySide { a: assume::TROOPERS_HELD_BACK, b: assume::TROOPERS_HELD_BACK },
+                ..DeploymentSteps::default()
+            },
             events: 0,
             calibration: setup.calibration.clone(),
             setup: Shared::new(setup),
@@ -792,6 +839,9 @@ impl Game {
                 }
             }
         }
+        // Steps whose player the setup leaves nothing to place are over already.
+        let mut game = game;
+        game.advance_deployment();
         Ok(game)
     }
 
@@ -824,6 +874,7 @@ impl Game {
             Event::CancelFireteam { id } => g.cancel_fireteam(id)?,
             Event::ChangeLeader { fireteam, leader } => g.change_leader(fireteam, leader)?,
             Event::StrategicCommandToken(u) => g.strategic(u)?,
+            Event::EndDeploymentStep => g.end_deployment_step()?,
             Event::Activate { source, troopers } => g.activate(*source, troopers)?,
             Event::Declare(d) => g.declare(d)?,
             Event::DeclareAro(a) => g.declare_aro(a)?,
@@ -835,6 +886,9 @@ impl Game {
         }
         if matches!(event, Event::Declare(_) | Event::Resolve { .. } | Event::Deploy { .. }) {
             g.check_standing(self)?;
+        }
+        if g.deployment_open() {
+            g.advance_deployment();
         }
         g.events += 1;
         Ok(g)
@@ -936,6 +990,38 @@ impl Game {
     /// Count (Round 1, the first Turn's Tactical Phase).
     pub fn deployment_open(&self) -> bool {
         self.round == 1 && self.turn == 1 && self.phase == Phase::Tactical
+    }
+
+    /// The Deployment Phase's step, when the setup says who deploys first and deployment is still
+    /// open (before the first Order Count); `None` otherwise.
+    pub fn deployment_step(&self) -> Option<DeploymentStep> {
+        let side = self.deployment_placer().filter(|_| self.deployment_open())??;
+        Some(DeploymentStep {
+            number: self.deployment.step + 1,
+            side,
+            held_back: self.deployment.held_back,
+            to_place: self.to_place(side),
+        })
+    }
+
+    /// Whether the Deployment Phase's steps let trooper `id`, off the table, be placed now
+    /// ([`Game::deployment_step`]; always, when the setup does not say who deploys first). Where
+    /// it may stand is another matter: that is checked when it is placed.
+    pub fn deployment_allows(&self, id: &str) -> bool {
+        let Ok(i) = self.index(id) else { return false };
+        self.deployment_open() && self.clone().check_deployment_step(i).is_ok()
+    }
+
+    /// Whether the player with the first Turn may spend a Command Token now to hold back one extra
+    /// trooper ([`StrategicUse::HoldBackTrooper`]): during deployment, once, with a token left,
+    /// and — when the setup says who deploys first — before its own first step is over.
+    pub fn hold_back_open(&self) -> bool {
+        let side = self.setup.first;
+        let own_step_open = match self.setup.deploys_first {
+            None => true,
+            Some(d) => self.deployment.step <= if d == side { 0 } else { 1 },
+        };
+        self.deployment_open() && !self.deployment.hold_back_used && self.command_tokens(side) > 0 && own_step_open
     }
 
     /// Whether the second player may make its Strategic Use of a Command Token now: after the
@@ -1139,8 +1225,8 @@ impl Game {
     /// before the game begins — here, before the first Order Count — a trooper is placed on the
     /// table: totally inside its player's Deployment Zone when the setup sets the zones (the
     /// mission does; [`Game::outside_deployment_zone`]), and where it can stand
-    /// ([`Game::check_standing`]). Which player deploys when (all but one trooper each, then the
-    /// last one each) is not checked (assumption `DEPLOYMENT_ORDER_NOT_CHECKED`).
+    /// ([`Game::check_standing`]); and, when the setup says who deploys first, in its step
+    /// ([`Game::check_deployment_step`]).
     fn deploy(&mut self, id: &str, x: f64, y: f64, facing: f64, elevation: f64) -> Result<(), Rejection> {
         if !self.deployment_open() {
             return reject(
@@ -1161,10 +1247,139 @@ impl Game {
         if self.troopers[i].is(State::Dead) {
             return reject(Rule::Deployment, format!("{id} is dead"));
         }
+        self.check_deployment_step(i)?;
         self.troopers[i].position = Some(Placement { x, y, facing, elevation });
         if let Some(why) = self.outside_deployment_zone(i) {
             return reject(Rule::Deployment, why);
         }
+        Ok(())
+    }
+
+    /// The Deployment Phase's steps (N4 Initiative and Deployment; [`DeploymentStep`]), when the
+    /// setup says who deploys first: placing trooper `i` (off the table until now) is refused
+    /// unless it is its player's step. A step ends by itself once its player has placed what it
+    /// may (all but the troopers it keeps back; then those), or when the player says it is done
+    /// ([`Event::EndDeploymentStep`]: a player may keep troopers off the table, Airborne
+    /// Deployment …). Tagging a trooper that is already on the table again only moves it
+    /// (`RETAG_AT_ANY_DEPLOYMENT_STEP`).
+    fn check_deployment_step(&mut self, i: usize) -> Result<(), Rejection> {
+        let Some(placer) = self.deployment_placer() else { return Ok(()) };
+        let side = self.troopers[i].side;
+        let id = &self.troopers[i].id;
+        if self.troopers[i].position.is_some() {
+            if assume::RETAG_AT_ANY_DEPLOYMENT_STEP || placer == Some(side) {
+                return Ok(());
+            }
+            return reject(Rule::Deployment, format!("{id} is on the table: it moves only in {side:?}'s own step"));
+        }
+        let Some(placer) = placer else {
+            return reject(Rule::Deployment, "every step of the Deployment Phase is over; the Order Count is next");
+        };
+        if placer != side && self.deployment.step == 3 {
+            return reject(
+                Rule::Deployment,
+                format!(
+                    "{side:?}'s deployment is over: step 4 of 4 is {placer:?}'s last (N4 Initiative and Deployment)"
+                ),
+            );
+        }
+        if placer != side {
+            let step = self.deployment.step + 1;
+            return reject(
+                Rule::Deployment,
+                format!(
+                    "step {step} of 4: {placer:?} places {}; {side:?} deploys when {placer:?} is done \
+                     (N4 Initiative and Deployment)",
+                    self.step_task(placer)
+                ),
+            );
+        }
+        if self.deployment.step >= 2 {
+            *self.deployment.last_placed.get_mut(side) += 1;
+        }
+        Ok(())
+    }
+
+    /// Who places troopers in the Deployment Phase's current step: `None` when the setup does not
+    /// say who deploys first; `Some(None)` when every step is over.
+    fn deployment_placer(&self) -> Option<Option<Side>> {
+        let first = self.setup.deploys_first?;
+        Some(match self.deployment.step {
+            0 | 2 => Some(first),
+            1 | 3 => Some(opponent(first)),
+            _ => None,
+        })
+    }
+
+    /// Troopers of `side` off the table (and not Dead): still to be placed.
+    fn to_place(&self, side: Side) -> u32 {
+        self.troopers.iter().filter(|t| t.side == side && t.position.is_none() && !t.is(State::Dead)).count() as u32
+    }
+
+    /// What `side` does in the current step, in words ("all but 1 of its troopers").
+    fn step_task(&self, side: Side) -> String {
+        let held = *self.deployment.held_back.get(side);
+        let s = if held == 1 { "" } else { "s" };
+        if self.deployment.step < 2 {
+            format!("all but {held} of its troopers")
+        } else {
+            format!("the {held} trooper{s} it kept back")
+        }
+    }
+
+    /// Pass every step whose player has placed what it may: in its first step, all but the
+    /// troopers it keeps back; in its last, those (or it has none left off the table).
+    fn advance_deployment(&mut self) {
+        while let Some(Some(side)) = self.deployment_placer() {
+            let (left, held) = (self.to_place(side), *self.deployment.held_back.get(side));
+            let over = if self.deployment.step < 2 {
+                left <= held
+            } else {
+                left == 0 || *self.deployment.last_placed.get(side) >= held
+            };
+            if !over {
+                break;
+            }
+            self.deployment.step += 1;
+        }
+    }
+
+    /// The player of the current Deployment step is done: it places no more troopers in it.
+    fn end_deployment_step(&mut self) -> Result<(), Rejection> {
+        if !self.deployment_open() {
+            return reject(Rule::Deployment, "deployment is over: the game has begun");
+        }
+        match self.deployment_placer() {
+            None => reject(Rule::Deployment, "the setup does not say who deploys first, so there are no steps to end"),
+            Some(None) => reject(Rule::Deployment, "every step of the Deployment Phase is over already"),
+            Some(Some(_)) => {
+                self.deployment.step += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// The first-Turn player's Strategic Use of a Command Token (digest §4 "Command Tokens":
+    /// "during their deployment … hold back one extra trooper and deploy it after the opponent"):
+    /// accepted before the first Order Count, once, while that player's first step is not over.
+    fn hold_back_trooper(&mut self) -> Result<(), Rejection> {
+        let side = self.setup.first;
+        if !self.hold_back_open() {
+            let why = if !self.deployment_open() {
+                "it is made during deployment, before the first Order Count".to_string()
+            } else if self.deployment.hold_back_used {
+                format!("{side:?} has already held back an extra trooper")
+            } else if self.command_tokens(side) == 0 {
+                format!("{side:?} has no Command Tokens left")
+            } else {
+                format!("it is made during {side:?}'s own deployment, which is over")
+            };
+            return reject(Rule::CommandTokens, format!("Strategic Use (hold back one extra trooper): {why}"));
+        }
+        let held = self.deployment.held_back.get_mut(side);
+        *held += 1;
+        *self.command_tokens.get_mut(side) -= 1;
+        self.deployment.hold_back_used = true;
         Ok(())
     }
 
@@ -1198,6 +1413,18 @@ impl Game {
         // The first Order Count ends deployment: every Fireteam formed at deployment stands in
         // Coherency (digest §7 "Coherency", Deployment), whoever placed it last.
         if self.deployment_open() {
+            if let Some(Some(placer)) = self.deployment_placer() {
+                return reject(
+                    Rule::Deployment,
+                    format!(
+                        "the Deployment Phase is not over: step {} of 4, {placer:?} places {} ({} off the table); \
+                         tag them, or end the step if {placer:?} keeps them off the table",
+                        self.deployment.step + 1,
+                        self.step_task(placer),
+                        self.to_place(placer)
+                    ),
+                );
+            }
             for side in [Side::A, Side::B] {
                 if let Some((f, why)) =
                     self.fireteams.get(side).iter().find_map(|f| self.out_of_coherency(f).map(|w| (f, w)))
@@ -1440,6 +1667,9 @@ impl Game {
     }
 
     fn strategic(&mut self, u: &StrategicUse) -> Result<(), Rejection> {
+        if *u == StrategicUse::HoldBackTrooper {
+            return self.hold_back_trooper();
+        }
         let second = self.reactive();
         if !(self.round == 1 && self.turn == 1 && self.phase != Phase::Tactical && self.orders_this_turn == 0)
             || self.order.is_some()
@@ -1479,6 +1709,8 @@ impl Game {
                     *p -= n;
                 }
             }
+            // Dispatched before the second player's window check above.
+            StrategicUse::HoldBackTrooper => return self.hold_back_trooper(),
             StrategicUse::LimitCommandTokens => self.ct_limit = Some(1),
             StrategicUse::SuppressiveFire { trooper } => {
                 let i = self.index(trooper)?;

@@ -28,8 +28,8 @@ mod view;
 
 pub use fireteam::{Fireteam, FireteamKind};
 pub use game::{
-    Activation, AroDeclaration, AroReason, Declaration, Event, Game, Move, OrderSource, OrderStep, Outcome, Phase,
-    Rejection, Rule, StrategicUse, TrooperState,
+    Activation, AroDeclaration, AroReason, Declaration, DeploymentStep, Event, Game, Move, OrderSource, OrderStep,
+    Outcome, Phase, Rejection, Rule, StrategicUse, TrooperState,
 };
 pub use roster::{
     Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup,
@@ -52,7 +52,7 @@ pub fn opponent(side: Side) -> Side {
 }
 
 /// One value per player (shakmaty's `ByColor`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BySide<T> {
     /// Player A's.
     #[serde(rename = "A")]

@@ -250,6 +250,13 @@ pub struct Setup {
     pub terrain: Vec<TerrainSetup>,
     /// Who has the first Turn of every Round (the initiative roll).
     pub first: Side,
+    /// Who deploys first (the player who kept Deployment chooses; N4 Initiative and Deployment).
+    /// With it, `deploy` events follow the Deployment Phase's four steps ([`Game::deployment_step`]:
+    /// all but one trooper each, then the last one each); without, their order is not checked.
+    ///
+    /// [`Game::deployment_step`]: crate::rules::Game::deployment_step
+    #[serde(default)]
+    pub deploys_first: Option<Side>,
     /// The two armies.
     pub armies: BySide<Army>,
     /// How the camera picture maps to the table, if the table was calibrated at setup.

@@ -87,6 +87,12 @@ pub fn summary(game: &Game) -> Value {
         "retreat": per_side(|s| json!(game.in_retreat(s))),
         "order": order,
         "fireteams": per_side(fireteams),
+        "deployment": game.deployment_step().map(|d| json!({
+            "step": d.number,
+            "places": side_name(d.side),
+            "to_place": d.to_place,
+            "held_back": d.held_back,
+        })),
     })
 }
 

@@ -1,0 +1,188 @@
+//! The Deployment Phase's four steps (N4 Initiative and Deployment): the player who deploys first
+//! places all but one of its troopers; then the other player all but one; then the first player
+//! the trooper it kept back; then the second player its own. And the first-Turn player's
+//! Strategic Use of a Command Token: hold back one extra trooper (digest §4 "Command Tokens").
+//! Checked when the setup says who deploys first (`deploys_first`); a setup without it deploys in
+//! any order, as before.
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use sightline::geometry::Side;
+use sightline::rules::{Game, Rule, full_state, summary};
+
+/// Every trooper off the table, to be tagged: A (first Turn) has four, B five, of which B leaves
+/// `b_ad` off the table (as an Airborne Deployment trooper would be). B deploys first.
+fn untagged(deploys_first: Option<&str>) -> Game {
+    let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+    let mut s = setup(
+        vec![vec![lt(off("a_lt")), off("a1"), off("a2"), off("a3")]],
+        vec![vec![lt(off("b_lt")), off("b1"), off("b2"), off("b3"), off("b_ad")]],
+        json!([]),
+    );
+    if let Some(side) = deploys_first {
+        s["deploys_first"] = json!(side);
+    }
+    game(s)
+}
+
+fn deploy(id: &str) -> Value {
+    // Everyone in a row across the middle of the table, 2" apart: nothing is in anyone's way.
+    let k = ["a_lt", "a1", "a2", "a3", "b_lt", "b1", "b2", "b3", "b_ad"].iter().position(|i| *i == id).unwrap_or(9);
+    json!({"type": "deploy", "trooper": id, "x": 4.0 + 2.0 * k as f64, "y": 24.0, "facing": 90})
+}
+
+const HOLD_BACK: fn() -> Value = || json!({"type": "strategic_command_token", "use": "hold_back_trooper"});
+
+/// The step the game says it is in: (step, who places, how many of its troopers are off the table).
+fn step(g: &Game) -> Option<(u8, Side, u32)> {
+    g.deployment_step().map(|d| (d.number, d.side, d.to_place))
+}
+
+const END_STEP: fn() -> Value = || json!({"type": "end_deployment_step"});
+
+#[test]
+fn each_player_places_all_but_one_then_the_first_its_last_then_the_second_its_last() {
+    let g = untagged(Some("B"));
+    assert_eq!(step(&g), Some((1, Side::B, 5)));
+    let r = no(&g, deploy("a_lt"), Rule::Deployment);
+    assert!(
+        r.reason.contains("step 1 of 4: B places all but 1 of its troopers; A deploys when B is done"),
+        "{}",
+        r.reason
+    );
+    // Step 1: B places all but one, and its step ends by itself.
+    let g = run(&g, vec![deploy("b_lt"), deploy("b1"), deploy("b2"), deploy("b3")]);
+    assert_eq!(step(&g), Some((2, Side::A, 4)));
+    let r = no(&g, deploy("b_ad"), Rule::Deployment);
+    assert!(r.reason.contains("step 2 of 4: A places all but 1"), "{}", r.reason);
+    // Step 2: A, all but one.
+    let g = run(&g, vec![deploy("a_lt"), deploy("a1"), deploy("a2")]);
+    assert_eq!(step(&g), Some((3, Side::B, 1)));
+    let r = no(&g, deploy("a3"), Rule::Deployment);
+    assert!(r.reason.contains("B places the 1 trooper it kept back"), "{}", r.reason);
+    // The game cannot begin before deployment is over.
+    let r = no(&g, json!({"type": "order_count"}), Rule::Deployment);
+    assert!(
+        r.reason.contains("not over: step 3 of 4, B places the 1 trooper it kept back (1 off the table)"),
+        "{}",
+        r.reason
+    );
+    // Re-tagging a trooper already on the table moves it, in any step (RETAG_AT_ANY_DEPLOYMENT_STEP).
+    let moved = ok(&g, json!({"type": "deploy", "trooper": "a1", "x": 30.0, "y": 30.0}));
+    assert_eq!(step(&moved), Some((3, Side::B, 1)));
+    assert_eq!(moved.trooper("a1").and_then(|t| t.position).map(|p| (p.x, p.y)), Some((30.0, 30.0)));
+    // Step 3: B's last; step 4: A's last.
+    let g = ok(&g, deploy("b_ad"));
+    assert_eq!(step(&g), Some((4, Side::A, 1)));
+    let state = summary(&g);
+    assert_eq!(state["deployment"], json!({"step": 4, "places": "A", "to_place": 1, "held_back": {"A": 1, "B": 1}}));
+    let g = ok(&g, deploy("a3"));
+    assert_eq!(step(&g), None);
+    assert_eq!(full_state(&g)["deployment"], Value::Null);
+    let g = ok(&g, json!({"type": "order_count"}));
+    assert_eq!(step(&g), None);
+}
+
+#[test]
+fn a_player_who_keeps_troopers_off_the_table_ends_its_step_and_places_only_what_it_kept_back() {
+    let g = untagged(Some("B"));
+    // B keeps b3 and b_ad off the table and says it is done.
+    let g = run(&g, vec![deploy("b_lt"), deploy("b1"), deploy("b2")]);
+    assert_eq!(step(&g), Some((1, Side::B, 2)));
+    let g = ok(&g, END_STEP());
+    assert_eq!(step(&g), Some((2, Side::A, 4)));
+    // Step 3: B places one of them, the one it may; its step ends there.
+    let g = run(&g, vec![deploy("a_lt"), deploy("a1"), deploy("a2"), deploy("b3")]);
+    assert_eq!(step(&g), Some((4, Side::A, 1)));
+    let r = no(&g, deploy("b_ad"), Rule::Deployment);
+    assert!(r.reason.contains("B's deployment is over: step 4 of 4 is A's last"), "{}", r.reason);
+    // A's last; then nothing more is placed, and there is no step left to end.
+    let g = ok(&g, deploy("a3"));
+    let r = no(&g, deploy("b_ad"), Rule::Deployment);
+    assert!(r.reason.contains("every step of the Deployment Phase is over"), "{}", r.reason);
+    let r = no(&g, END_STEP(), Rule::Deployment);
+    assert!(r.reason.contains("over already"), "{}", r.reason);
+    // A tag still moves a trooper already on the table; b_ad starts the game off the table.
+    let g = ok(&g, json!({"type": "deploy", "trooper": "b3", "x": 40.0, "y": 40.0}));
+    let g = ok(&g, json!({"type": "order_count"}));
+    assert!(g.trooper("b_ad").is_some_and(|t| !t.on_table()));
+    let r = no(&g, END_STEP(), Rule::Deployment);
+    assert!(r.reason.contains("the game has begun"), "{}", r.reason);
+}
+
+#[test]
+fn steps_with_nothing_to_place_pass_by_themselves() {
+    let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+    // B's troopers are all placed by the setup: A places all but one, then its last at once.
+    let mut s = setup(vec![vec![lt(off("a_lt")), off("a1")]], vec![vec![lt(t("b_lt", 40.0, 40.0, 0.0))]], json!([]));
+    s["deploys_first"] = json!("A");
+    let g = game(s.clone());
+    assert_eq!(step(&g), Some((1, Side::A, 2)));
+    let g = ok(&g, deploy("a_lt"));
+    assert_eq!(step(&g), Some((3, Side::A, 1)));
+    let g = ok(&g, deploy("a1"));
+    assert_eq!(step(&g), None);
+    ok(&g, json!({"type": "order_count"}));
+    // A setup that places everyone has no steps left: the game may begin at once.
+    s["armies"]["A"]["groups"][0]["troopers"] = json!([lt(t("a_lt", 4.0, 4.0, 0.0)), t("a1", 8.0, 4.0, 0.0)]);
+    let g = game(s);
+    assert_eq!(step(&g), None);
+    ok(&g, json!({"type": "order_count"}));
+}
+
+#[test]
+fn the_first_turn_player_may_spend_a_command_token_to_hold_back_one_more_during_its_own_deployment() {
+    let g = untagged(Some("B"));
+    assert!(g.hold_back_open());
+    // A has the first Turn; it deploys second, so its deployment runs until its step 2 ends.
+    let g = run(&g, vec![deploy("b_lt"), deploy("b1"), deploy("b2"), deploy("b3"), deploy("a_lt")]);
+    assert!(g.hold_back_open());
+    let g = ok(&g, HOLD_BACK());
+    assert_eq!(g.command_tokens(Side::A), 3);
+    assert_eq!(g.deployment_step().map(|d| d.held_back.a), Some(2));
+    let r = no(&g, HOLD_BACK(), Rule::CommandTokens);
+    assert!(r.reason.contains("already held back"), "{}", r.reason);
+    // A now keeps two back: after a1 its step is over.
+    let g = ok(&g, deploy("a1"));
+    assert_eq!(step(&g), Some((3, Side::B, 1)));
+    // B's last, then A's two.
+    let g = ok(&g, deploy("b_ad"));
+    assert_eq!(step(&g), Some((4, Side::A, 2)));
+    let g = run(&g, vec![deploy("a2"), deploy("a3")]);
+    assert_eq!(step(&g), None);
+    // Once A's own step is over, it is too late.
+    let late = run(
+        &untagged(Some("B")),
+        vec![deploy("b_lt"), deploy("b1"), deploy("b2"), deploy("b3"), deploy("a_lt"), deploy("a1"), deploy("a2")],
+    );
+    assert_eq!(step(&late), Some((3, Side::B, 1)));
+    let r = no(&late, HOLD_BACK(), Rule::CommandTokens);
+    assert!(r.reason.contains("own deployment, which is over"), "{}", r.reason);
+}
+
+#[test]
+fn without_deploys_first_the_order_is_not_checked_and_the_hold_back_is_made_before_the_first_order_count() {
+    let g = untagged(None);
+    assert_eq!(step(&g), None);
+    let r = no(&g, END_STEP(), Rule::Deployment);
+    assert!(r.reason.contains("does not say who deploys first"), "{}", r.reason);
+    // Any order, every trooper.
+    let g = run(
+        &g,
+        vec![deploy("a_lt"), deploy("a1"), deploy("a2"), deploy("a3"), deploy("b_lt"), deploy("b1"), deploy("b_ad")],
+    );
+    let g = ok(&g, HOLD_BACK());
+    assert_eq!(g.command_tokens(Side::A), 3);
+    let g = ok(&g, json!({"type": "order_count"}));
+    let r = no(&g, HOLD_BACK(), Rule::CommandTokens);
+    assert!(r.reason.contains("during deployment, before the first Order Count"), "{}", r.reason);
+}
+
+#[test]
+fn deploys_first_must_name_a_player() {
+    let mut s = setup(vec![vec![lt(t("a_lt", 2.0, 2.0, 0.0))]], vec![vec![lt(t("b_lt", 40.0, 40.0, 0.0))]], json!([]));
+    s["deploys_first"] = json!("C");
+    let e = sightline::rules::Setup::from_json(&s.to_string()).expect_err("no player C");
+    assert!(e.field.contains("deploys_first"), "{e}");
+}
