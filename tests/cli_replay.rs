@@ -117,6 +117,40 @@ fn moves_too_long_or_through_a_wall_are_refused_naming_the_rule() {
     assert_eq!(a1["mov"], serde_json::json!([4.0, 2.0]));
 }
 
+/// The Deployment Phase's four steps (`deploys_first`: B): a tag out of its player's step and an
+/// early Order Count are refused, naming the step; B ends its step early, keeping its Airborne
+/// trooper off the table; A, with the first Turn, holds back a second trooper for a Command Token.
+#[test]
+fn deployment_steps_refuse_a_tag_out_of_turn_and_an_early_order_count() {
+    let (code, lines, _) = replay(&[&path("deployment-steps.jsonl")]);
+    assert_eq!(code, 1, "some events are rejected");
+    let rejected: Vec<(u64, &str)> = lines
+        .iter()
+        .filter(|l| l["result"] == "rejected")
+        .map(|l| (l["index"].as_u64().unwrap_or(0), l["reason"].as_str().unwrap_or("")))
+        .collect();
+    let at: Vec<u64> = rejected.iter().map(|r| r.0).collect();
+    assert_eq!(at, [1, 8, 9, 13], "{rejected:?}");
+    assert!(rejected[0].1.starts_with("step 1 of 4: B places all but 1 of its troopers"), "{}", rejected[0].1);
+    assert!(rejected[1].1.starts_with("step 3 of 4: B places the 1 trooper it kept back"), "{}", rejected[1].1);
+    assert!(rejected[2].1.starts_with("the Deployment Phase is not over: step 3 of 4"), "{}", rejected[2].1);
+    assert!(lines.iter().filter(|l| l["result"] == "rejected").all(|l| l["rule"] == "Deployment Phase"));
+    // After the hold back: A keeps two, and has spent a Command Token.
+    assert_eq!(lines[4]["state"]["deployment"]["held_back"], serde_json::json!({"A": 2, "B": 1}));
+    assert_eq!(lines[4]["state"]["command_tokens"]["A"], 3);
+    // Steps: B 1, then A 2 after B's early end, B 3, A 4, then done.
+    let steps: Vec<Value> = lines.iter().map(|l| l["state"]["deployment"]["step"].clone()).collect();
+    assert_eq!(steps[2], 1);
+    assert_eq!(steps[3], 2);
+    assert_eq!(steps[6], 3);
+    assert_eq!(steps[9], 4);
+    assert_eq!(lines[11]["state"]["deployment"], Value::Null);
+    // The game begins with b_ad off the table.
+    let last = lines.last().expect("lines");
+    assert_eq!(last["result"], "accepted");
+    assert_eq!(last["state"]["phase"], "orders");
+}
+
 #[test]
 fn at_n_prints_the_full_state_after_event_n() {
     let (code, lines, _) = replay(&[&path("full-order-aros.jsonl"), "--at", "4"]);

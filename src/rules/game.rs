@@ -1418,7 +1418,7 @@ impl Game {
                     Rule::Deployment,
                     format!(
                         "the Deployment Phase is not over: step {} of 4, {placer:?} places {} ({} off the table); \
-                         tag them, or end the step if {placer:?} keeps them off the table",
+                         tag its Models, or end the step if {placer:?} keeps troopers off the table",
                         self.deployment.step + 1,
                         self.step_task(placer),
                         self.to_place(placer)
