@@ -943,8 +943,12 @@ fn deployment_follows_its_four_steps_in_the_panel() {
     sightline::app::game_session::GameSession::create(&path, &setup).expect("game created");
     let (mut h, _) = game_app(&path);
     h.run();
+    // Tagging turned on with a B trooper selected: it goes to A's first, whose step it is.
+    h.get_by_label("b1  not on the table").click();
+    h.run();
     h.get_by_label("Tag where Models stand").click();
     h.run();
+    h.get_by_label("Click the table where a_lt stands.");
     h.get_by_label(
         "Step 1 of 4: A places all but 1 of its troopers (3 off the table). Next: B places all but 1 of its own.",
     );
@@ -954,8 +958,7 @@ fn deployment_follows_its_four_steps_in_the_panel() {
     h.get_by_label(
         "Step 1 of 4: A places all but 2 of its troopers (3 off the table). Next: B places all but 1 of its own.",
     );
-    h.get_by_label("a_lt  not on the table").click();
-    h.run();
+    h.get_by_label("Click the table where a_lt stands.");
     h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 6.0), 0.0));
     h.run();
     h.get_by_label(

@@ -541,10 +541,12 @@ impl SightlineApp {
         }
     }
 
-    /// Select the first trooper whose player's Deployment step it is and that is still off the
-    /// table, unless the one selected is such a trooper.
+    /// While the Deployment Phase goes in steps: select the first trooper whose player's step it
+    /// is and that is still off the table, unless the one selected is such a trooper.
     fn select_first_due(&mut self) {
-        let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };
+        let Some(game) = self.game.as_ref().map(|g| g.game()).filter(|g| g.deployment_step().is_some()) else {
+            return;
+        };
         let due = |id: &str| game.trooper(id).is_some_and(|t| !t.on_table()) && game.deployment_allows(id);
         let selected = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone());
         if selected.as_deref().is_some_and(due) {
@@ -1073,8 +1075,14 @@ impl SightlineApp {
                     if let Some(g) = &self.game {
                         let selected =
                             self.selected.map(|i| self.scene.troopers[i].id.as_str()).or(self.off_table.as_deref());
+                        let tagging = self.draft.tagging;
                         order_panel::ui(ui, g.game(), &mut self.draft, selected, &mut self.commands);
                         ui.separator();
+                        // Tagging just turned on: the first click goes to a trooper whose player
+                        // is to deploy now, not to whoever happened to be selected.
+                        if self.draft.tagging && !tagging {
+                            self.select_first_due();
+                        }
                     }
                     self.measures_panel(ui);
                 })
