@@ -147,8 +147,7 @@ fn a_game_keeps_its_calibration_in_its_file_and_reopens_calibrated() {
     use sightline::geometry::TablePoint;
     use sightline::rules::{Event, Setup};
     use sightline::vision::ImagePoint;
-    let dir = std::env::temp_dir().join(format!("sightline-app-game-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("game");
     let path = dir.join("game.jsonl");
     let _ = std::fs::remove_file(&path);
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json"))
@@ -234,8 +233,7 @@ fn a_game_keeps_its_calibration_in_its_file_and_reopens_calibrated() {
 
 #[test]
 fn a_bad_game_file_is_refused_naming_the_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("sightline-app-badgame-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("badgame");
     let path = dir.join("bad.jsonl");
     std::fs::write(
         &path,
@@ -251,8 +249,7 @@ fn a_bad_game_file_is_refused_naming_the_file_and_line() {
 /// the table, and a player must see it cannot act), and the measures panel its name.
 #[test]
 fn a_game_shows_troopers_states_and_names() {
-    let dir = std::env::temp_dir().join(format!("sightline-app-states-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("states");
     let path = dir.join("game.jsonl");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/full-order-aros.jsonl"), &path)
         .expect("fixture copied");
@@ -293,9 +290,17 @@ fn the_selected_troopers_route_says_what_is_in_its_way() {
 }
 
 /// A new game file in a temp folder of its own: the setup of `fixture`, no events yet.
-fn new_game_from(fixture: &str, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+/// An empty folder of this test run's own, for game files: `sightline-app-TAG-PID` (emptied
+/// first, should an earlier run with the same process id have left it).
+fn fresh_dir(tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("sightline-app-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn new_game_from(fixture: &str, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = fresh_dir(tag);
     let path = dir.join("game.jsonl");
     let text =
         std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture)).expect("fixture");
@@ -584,8 +589,7 @@ fn the_strategic_use_is_offered_once_and_a_trooper_not_on_the_table_is_activated
 
 #[test]
 fn the_game_log_marks_the_events_the_rules_refused() {
-    let dir = std::env::temp_dir().join(format!("sightline-app-log-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("log");
     let path = dir.join("game.jsonl");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rejected-declaration.jsonl"), &path)
         .expect("fixture copied");
@@ -756,9 +760,7 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
     use egui::accesskit::Role;
     use sightline::app::Command;
     use sightline::geometry::TablePoint;
-    let dir = std::env::temp_dir().join(format!("sightline-app-newgame-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("newgame");
     let game = dir.join("new.jsonl");
     let setup_file = dir.join("lists.json");
     let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
@@ -924,9 +926,7 @@ fn the_demo_picture_shows_a_tagged_model_where_it_was_tagged() {
 fn deployment_follows_its_four_steps_in_the_panel() {
     use sightline::app::Command;
     use sightline::geometry::TablePoint;
-    let dir = std::env::temp_dir().join(format!("sightline-app-steps-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = fresh_dir("steps");
     let path = dir.join("game.jsonl");
     let off = |id: &str, lt: bool| {
         let abilities = if lt { serde_json::json!(["lieutenant"]) } else { serde_json::json!([]) };

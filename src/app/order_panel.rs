@@ -433,7 +433,9 @@ pub fn ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, selected: Opti
 }
 
 /// Deployment Phase: tag where each Model stands by clicking the table (the plan, or the picture:
-/// a click on a roof puts it on the roof), the selected trooper each time, then the next.
+/// a click on a roof puts it on the roof), the selected trooper each time, then the next. When the
+/// setup says who deploys first: whose step it is, the first-Turn player's hold back, and the
+/// button that ends a step early.
 fn deployment_ui(
     ui: &mut egui::Ui,
     game: &Game,
