@@ -159,6 +159,21 @@ fn the_first_turn_player_may_spend_a_command_token_to_hold_back_one_more_during_
     assert_eq!(step(&late), Some((3, Side::B, 1)));
     let r = no(&late, HOLD_BACK(), Rule::CommandTokens);
     assert!(r.reason.contains("own deployment, which is over"), "{}", r.reason);
+    // A player with no more to place than it keeps back has nothing to hold back: here A, whose
+    // setup places all but a1, while B deploys first.
+    let mut s = setup(
+        vec![vec![lt(t("a_lt", 4.0, 4.0, 0.0)), with(t("a1", 0.0, 0.0, 0.0), json!({"position": null}))]],
+        vec![vec![
+            lt(with(t("b_lt", 0.0, 0.0, 0.0), json!({"position": null}))),
+            with(t("b1", 0.0, 0.0, 0.0), json!({"position": null})),
+        ]],
+        json!([]),
+    );
+    s["deploys_first"] = json!("B");
+    let few = game(s);
+    assert!(!few.hold_back_open());
+    let r = no(&few, HOLD_BACK(), Rule::CommandTokens);
+    assert!(r.reason.contains("A has 1 trooper still to place and keeps 1 back already"), "{}", r.reason);
 }
 
 #[test]
@@ -185,4 +200,78 @@ fn deploys_first_must_name_a_player() {
     s["deploys_first"] = json!("C");
     let e = sightline::rules::Setup::from_json(&s.to_string()).expect_err("no player C");
     assert!(e.field.contains("deploys_first"), "{e}");
+}
+
+/// Random deployments, checked against the four steps written out independently: the first
+/// placements, as a run of sides, are at most four blocks — the player who deploys first, the
+/// other, the first again, the other again; in the first two blocks a player always keeps back
+/// as many troopers as it holds back then; in the last two it places no more than it held back;
+/// and the game begins only once no step is left. Tags again, step ends, hold backs and early
+/// Order Counts are mixed in; and replaying what was accepted gives the same game.
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    const IDS: [&str; 9] = ["a_lt", "a1", "a2", "a3", "b_lt", "b1", "b2", "b3", "b_ad"];
+
+    fn event(seed: u64) -> Value {
+        match seed % 10 {
+            0 => END_STEP(),
+            1 => HOLD_BACK(),
+            2 => json!({"type": "order_count"}),
+            _ => deploy(IDS[(seed / 10) as usize % IDS.len()]),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+        #[test]
+        fn random_deployments_keep_the_four_steps(first in prop::bool::ANY, seeds in prop::collection::vec(any::<u64>(), 1..60)) {
+            let (p1, name) = if first { (Side::A, "A") } else { (Side::B, "B") };
+            let start = untagged(Some(name));
+            let mut g = start.clone();
+            let mut accepted = Vec::new();
+            // The model: the block the players are in (0 to 3: the first player, the other, the
+            // first, the other) and how many troopers were placed in each. A placement by the other
+            // player, or a step ended, moves it on; the game may end a step sooner by itself.
+            let side_of = |k: usize| if k % 2 == 0 { p1 } else { sightline::rules::opponent(p1) };
+            let (mut cur, mut placed) = (0usize, [0u32; 4]);
+            for seed in seeds {
+                let e = ev(event(seed));
+                let before = g.clone();
+                let Ok(next) = g.apply(&e) else { continue };
+                if matches!(e, sightline::rules::Event::EndDeploymentStep) {
+                    cur += 1;
+                    prop_assert!(cur <= 4, "more than four steps ended");
+                }
+                if let sightline::rules::Event::Deploy { trooper, .. } = &e {
+                    let t = before.trooper(trooper).expect("a trooper of the game");
+                    if !t.on_table() {
+                        let s = t.side;
+                        while side_of(cur) != s {
+                            cur += 1;
+                        }
+                        prop_assert!(cur <= 3, "{s:?} placed {trooper} after the fourth step");
+                        placed[cur] += 1;
+                        let off = next.troopers().iter().filter(|t| t.side == s && !t.on_table()).count() as u32;
+                        let held = before.deployment_step().map(|d| *d.held_back.get(s)).unwrap_or(1);
+                        if cur < 2 {
+                            prop_assert!(off >= held, "{s:?} kept {off} back in step {}, holding back {held}", cur + 1);
+                        } else {
+                            prop_assert!(placed[cur] <= held, "{s:?} placed {} in step {}, holding back {held}", placed[cur], cur + 1);
+                        }
+                    }
+                }
+                if matches!(e, sightline::rules::Event::OrderCount) && before.deployment_open() {
+                    prop_assert!(before.deployment_step().is_none(), "the game began mid-deployment");
+                }
+                accepted.push(e);
+                g = next;
+            }
+            let (again, results) = Game::replay(g.setup().clone(), &accepted).expect("replay");
+            prop_assert!(results.iter().all(|r| r.is_ok()));
+            prop_assert_eq!(again, g);
+        }
+    }
 }

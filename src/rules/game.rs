@@ -1014,14 +1014,30 @@ impl Game {
 
     /// Whether the player with the first Turn may spend a Command Token now to hold back one extra
     /// trooper ([`StrategicUse::HoldBackTrooper`]): during deployment, once, with a token left,
-    /// and — when the setup says who deploys first — before its own first step is over.
+    /// and — when the setup says who deploys first — before its own first step is over, while it
+    /// has more troopers to place than it keeps back.
     pub fn hold_back_open(&self) -> bool {
         let side = self.setup.first;
-        let own_step_open = match self.setup.deploys_first {
+        self.deployment_open()
+            && !self.deployment.hold_back_used
+            && self.command_tokens(side) > 0
+            && self.own_deployment_open(side)
+            && self.more_to_hold_back(side)
+    }
+
+    /// Whether `side`'s first Deployment step is not over yet (always, when the setup does not say
+    /// who deploys first).
+    fn own_deployment_open(&self, side: Side) -> bool {
+        match self.setup.deploys_first {
             None => true,
             Some(d) => self.deployment.step <= if d == side { 0 } else { 1 },
-        };
-        self.deployment_open() && !self.deployment.hold_back_used && self.command_tokens(side) > 0 && own_step_open
+        }
+    }
+
+    /// Whether `side` has more troopers still to place than it keeps back (always, when the setup
+    /// does not say who deploys first: then the steps are not followed).
+    fn more_to_hold_back(&self, side: Side) -> bool {
+        self.setup.deploys_first.is_none() || self.to_place(side) > *self.deployment.held_back.get(side)
     }
 
     /// Whether the second player may make its Strategic Use of a Command Token now: after the
@@ -1371,8 +1387,15 @@ impl Game {
                 format!("{side:?} has already held back an extra trooper")
             } else if self.command_tokens(side) == 0 {
                 format!("{side:?} has no Command Tokens left")
-            } else {
+            } else if !self.own_deployment_open(side) {
                 format!("it is made during {side:?}'s own deployment, which is over")
+            } else {
+                let n = self.to_place(side);
+                format!(
+                    "{side:?} has {n} trooper{} still to place and keeps {} back already: nothing more to hold back",
+                    if n == 1 { "" } else { "s" },
+                    self.deployment.held_back.get(side)
+                )
             };
             return reject(Rule::CommandTokens, format!("Strategic Use (hold back one extra trooper): {why}"));
         }
