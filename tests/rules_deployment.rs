@@ -235,7 +235,7 @@ mod random {
             // The model: the block the players are in (0 to 3: the first player, the other, the
             // first, the other) and how many troopers were placed in each. A placement by the other
             // player, or a step ended, moves it on; the game may end a step sooner by itself.
-            let side_of = |k: usize| if k % 2 == 0 { p1 } else { sightline::rules::opponent(p1) };
+            let side_of = |k: usize| if k.is_multiple_of(2) { p1 } else { sightline::rules::opponent(p1) };
             let (mut cur, mut placed) = (0usize, [0u32; 4]);
             for seed in seeds {
                 let e = ev(event(seed));
