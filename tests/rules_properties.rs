@@ -65,6 +65,9 @@ fn pick(g: &Game, seed: u64) -> Event {
         (_, Some(OrderStep::Resolution)) => c[7..10].to_vec(),
         _ => Vec::new(),
     };
+    // The Deployment Phase's own events (after `progress` took its candidates by index).
+    c.push(json!({"type": "strategic_command_token", "use": "hold_back_trooper"}));
+    c.push(json!({"type": "end_deployment_step"}));
     let e = if seed >> 63 == 1 && !progress.is_empty() {
         progress[n(30, progress.len())].clone()
     } else {
