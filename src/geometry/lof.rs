@@ -278,23 +278,26 @@ impl Sectors {
         let n = obs.terrain.len() + obs.bodies.len();
         let words = n.div_ceil(64).max(1);
         let front = front.map(|f| (f, -3.0 * reach - 1e-6));
-        let mut masks = vec![0u64; SECTORS * words];
         let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
-        for (k, bx) in obs.work.boxes.iter().enumerate() {
+        // (Each obstacle's slices as one word, bit `s` for slice `s`; then turned into rows.)
+        let mut spans = Vec::with_capacity(n);
+        spans.extend(obs.work.boxes.iter().map(|bx| {
             let corners = [bx.min, TablePoint::new(bx.max.x, bx.min.y), bx.max, TablePoint::new(bx.min.x, bx.max.y)];
             if corners.iter().all(|&p| behind(p, 0.0)) {
-                continue;
+                return 0;
             }
             let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
             let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
             let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
-            mark(&mut masks, words, k, if inside { None } else { directions_from(c, corners.into_iter()) });
-        }
-        for (j, b) in obs.bodies.iter().enumerate() {
-            if !behind(b.centre, b.radius()) {
-                mark(&mut masks, words, obs.terrain.len() + j, Self::body_span(c, b, reach));
-            }
-        }
+            slice_bits(if inside { None } else { directions_from(c, corners.into_iter()) })
+        }));
+        spans.extend(
+            obs.bodies
+                .iter()
+                .map(|b| if behind(b.centre, b.radius()) { 0 } else { slice_bits(Self::body_span(c, b, reach)) }),
+        );
+        let mut masks = Vec::new();
+        slice_rows(&spans, &mut masks);
         Self { words, masks, front }
     }
 
@@ -305,20 +308,22 @@ impl Sectors {
 
     /// Move obstacle `k` (a body, seen from `c`) to where body `b` now stands.
     fn move_body(&mut self, c: TablePoint, k: usize, b: &Body, reach: f64) {
-        let (word, bit) = (k / 64, 1u64 << (k % 64));
+        let (word, bit) = (k / 64, k % 64);
+        let behind = self.front.is_some_and(|(f, limit)| b.centre.sub(c).dot(f) + b.radius() < limit);
+        let span = if behind { 0 } else { slice_bits(Self::body_span(c, b, reach)) };
         for s in 0..SECTORS {
-            self.masks[s * self.words + word] &= !bit;
-        }
-        if !self.front.is_some_and(|(f, limit)| b.centre.sub(c).dot(f) + b.radius() < limit) {
-            mark(&mut self.masks, self.words, k, Self::body_span(c, b, reach));
+            let row = &mut self.masks[s * self.words + word];
+            *row = (*row & !(1u64 << bit)) | (((span >> s) & 1) << bit);
         }
     }
 }
 
-/// Mark obstacle `k` in the slices of directions `span` (counter-clockwise; `None`: all) of
-/// [`Sectors`] masks `words` wide.
-fn mark(masks: &mut [u64], words: usize, k: usize, span: Option<(TablePoint, TablePoint)>) {
-    let (word, bit) = (k / 64, 1u64 << (k % 64));
+// (A slice set is one word: [`slice_bits`] and [`slice_rows`] count on it.)
+const _: () = assert!(SECTORS == 64);
+
+/// The slices of [`Sectors`] that directions `span` (counter-clockwise; `None`: all) reach
+/// into, as bit `s` for slice `s`.
+fn slice_bits(span: Option<(TablePoint, TablePoint)>) -> u64 {
     // (Widened by 1e-9 of a turn either way, far above rounding: no direction is lost.)
     let slices = span.and_then(|(lo, hi)| {
         let (lo, hi) = (
@@ -327,11 +332,49 @@ fn mark(masks: &mut [u64], words: usize, k: usize, span: Option<(TablePoint, Tab
         );
         (lo.cross(hi) > 0.0).then(|| (sector(lo), sector(hi)))
     });
-    let mut set = |s: usize| masks[s * words + word] |= bit;
     match slices {
-        None => (0..SECTORS).for_each(&mut set),
-        Some((a, b)) if a <= b => (a..=b).for_each(&mut set),
-        Some((a, b)) => (a..SECTORS).chain(0..=b).for_each(&mut set),
+        None => u64::MAX,
+        // (From slice `a` on, and up to slice `b`: both when `a ≤ b`, either when it wraps.)
+        Some((a, b)) if a <= b => (u64::MAX << a) & (u64::MAX >> (SECTORS - 1 - b)),
+        Some((a, b)) => (u64::MAX << a) | (u64::MAX >> (SECTORS - 1 - b)),
+    }
+}
+
+/// The rows of [`Sectors`] masks (`SECTORS × words`, `words` = obstacles / 64 rounded up, at
+/// least 1) from each obstacle's [`slice_bits`], into `rows`: bit `k` of row `s` is bit `s` of
+/// `spans[k]`. One 64 × 64 bit transpose per 64 obstacles — a fixed number of steps, where
+/// setting each obstacle's bits slice by slice branched on every span's ends.
+fn slice_rows(spans: &[u64], rows: &mut Vec<u64>) {
+    let words = spans.len().div_ceil(64).max(1);
+    rows.clear();
+    rows.resize(SECTORS * words, 0);
+    for (w, chunk) in spans.chunks(64).enumerate() {
+        let mut block = [0u64; 64];
+        block[..chunk.len()].copy_from_slice(chunk);
+        transpose_bits(&mut block);
+        for (s, &row) in block.iter().enumerate() {
+            rows[s * words + w] = row;
+        }
+    }
+}
+
+/// Transpose a 64 × 64 bit matrix in place (bit `c` of `m[r]` is entry `(r, c)`): swap its
+/// off-diagonal blocks, 32 wide, then 16 within those, and so on down to single bits (Hacker's
+/// Delight, §7-3).
+fn transpose_bits(m: &mut [u64; 64]) {
+    let (mut j, mut mask) = (32usize, 0x0000_0000_FFFF_FFFFu64);
+    while j != 0 {
+        // (Each row `k` with bit `j` clear trades its upper `j`-wide blocks with row `k + j`'s
+        // lower ones.)
+        let mut k = 0;
+        while k < 64 {
+            let t = ((m[k] >> j) ^ m[k + j]) & mask;
+            m[k] ^= t << j;
+            m[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
     }
 }
 
@@ -430,11 +473,8 @@ impl Fans {
             Some(Fan { piece, part, height: obs.terrain[piece].height_in, lo, hi })
         }));
         self.words = self.list.len().div_ceil(64).max(1);
-        self.slices.clear();
-        self.slices.resize(SECTORS * self.words, 0);
-        for (i, f) in self.list.iter().enumerate() {
-            mark(&mut self.slices, self.words, i, Some((f.lo, f.hi)));
-        }
+        let spans: Vec<u64> = self.list.iter().map(|f| slice_bits(Some((f.lo, f.hi)))).collect();
+        slice_rows(&spans, &mut self.slices);
     }
 
     /// The pieces and parts taller than `low` (inches) whose fans hold both directions `t0` and
@@ -3484,6 +3524,53 @@ pub(crate) mod tests {
             }
         }
         assert!(fast > 10_000, "only {fast} pairs took the linear path");
+    }
+
+    /// [`slice_bits`] sets exactly the slices from the first direction's to the last's, going
+    /// counter-clockwise (wrapping past slice 63, or all of them for `None`), and [`slice_rows`]
+    /// puts bit `k` of row `s` where obstacle `k`'s span holds slice `s` — checked slice by slice
+    /// against the plain definition for random spans and obstacle counts that fill one word,
+    /// part of one, and more than one.
+    #[test]
+    fn slice_rows_hold_each_obstacle_in_the_slices_its_span_reaches() {
+        let mut rnd = xorshift(0x51_1ce5_u64.wrapping_mul(0x9e37_79b9));
+        let dir = |a: f64| TablePoint::new(a.cos(), a.sin());
+        for n in [1usize, 5, 63, 64, 65, 99, 130] {
+            let spans: Vec<Option<(TablePoint, TablePoint)>> = (0..n)
+                .map(|k| {
+                    let a = std::f64::consts::TAU * rnd();
+                    // (Some narrow, some wide, some wrapping past +x, some all round.)
+                    let w = [0.01, 0.3, 1.5, 3.0][k % 4] * rnd();
+                    (k % 7 != 3).then(|| (dir(a), dir(a + w)))
+                })
+                .collect();
+            let bits: Vec<u64> = spans.iter().map(|&s| slice_bits(s)).collect();
+            for (&span, &b) in spans.iter().zip(&bits) {
+                let Some((lo, hi)) = span else {
+                    assert_eq!(b, u64::MAX, "no span: every slice");
+                    continue;
+                };
+                let (first, last) = (sector(lo), sector(hi));
+                for s in 0..SECTORS {
+                    let inside = if first <= last { (first..=last).contains(&s) } else { s >= first || s <= last };
+                    assert_eq!(b >> s & 1 == 1, inside, "slice {s} of span {first}..={last}");
+                }
+            }
+            let mut rows = Vec::new();
+            slice_rows(&bits, &mut rows);
+            let words = n.div_ceil(64);
+            assert_eq!(rows.len(), SECTORS * words);
+            for s in 0..SECTORS {
+                for (k, &b) in bits.iter().enumerate() {
+                    assert_eq!(rows[s * words + k / 64] >> (k % 64) & 1, b >> s & 1, "row {s}, obstacle {k} of {n}");
+                }
+                // (Nothing beyond the last obstacle.)
+                let spare = words * 64 - n;
+                if spare > 0 {
+                    assert_eq!(rows[s * words + words - 1] >> (64 - spare), 0, "row {s} past obstacle {n}");
+                }
+            }
+        }
     }
 
     /// The broad phase by [`Sectors`] misses nothing the exact tests keep: every terrain piece

@@ -58,17 +58,17 @@ impl Aabb {
                 let (u, v) = ((lo - p) / d, (hi - p) / d);
                 t0 = t0.max(u.min(v));
                 t1 = t1.min(u.max(v));
-                if t1 < t0 {
-                    return false;
-                }
             }
         }
-        true
+        // (Checked once at the end: `t0` only grows and `t1` only shrinks, and a branch per
+        // slab is one the processor mostly guesses wrong.)
+        t1 >= t0
     }
 
     /// Whether the boxes overlap (touching counts).
     pub fn overlaps(&self, o: &Aabb) -> bool {
-        self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
+        // (`&`, not `&&`: four comparisons cost less than the branches that guess between them.)
+        (self.min.x <= o.max.x) & (o.min.x <= self.max.x) & (self.min.y <= o.max.y) & (o.min.y <= self.max.y)
     }
 }
 
@@ -247,16 +247,13 @@ pub(crate) fn convex_interval(poly: &[TablePoint], ccw: bool, a: TablePoint, b: 
             continue;
         }
         let t = -num / den;
-        if den > 0.0 {
-            t0 = t0.max(t);
-        } else {
-            t1 = t1.min(t);
-        }
-        if t1 < t0 {
-            return None;
-        }
+        // (Both bounds updated by selection rather than by a branch on the sign, and checked
+        // once at the end: `t0` only grows and `t1` only shrinks.)
+        let entering = den > 0.0;
+        t0 = if entering { t0.max(t) } else { t0 };
+        t1 = if entering { t1 } else { t1.min(t) };
     }
-    Some((t0, t1))
+    (t1 >= t0).then_some((t0, t1))
 }
 
 /// The open interval of `t` on segment `a b` inside the disc of radius `r` at `c`, if any.
