@@ -279,22 +279,22 @@ impl Sectors {
         let words = n.div_ceil(64).max(1);
         let front = front.map(|f| (f, -3.0 * reach - 1e-6));
         let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
-        // (Each obstacle's slices as one word, bit `s` for slice `s`; then turned into rows.)
+        // (Each obstacle's first and last slice, or none; then turned into rows.)
         let mut spans = Vec::with_capacity(n);
         spans.extend(obs.work.boxes.iter().map(|bx| {
             let corners = [bx.min, TablePoint::new(bx.max.x, bx.min.y), bx.max, TablePoint::new(bx.min.x, bx.max.y)];
             if corners.iter().all(|&p| behind(p, 0.0)) {
-                return 0;
+                return None;
             }
             let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
             let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
             let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
-            slice_bits(if inside { None } else { directions_from(c, corners.into_iter()) })
+            Some(slice_range(if inside { None } else { directions_from(c, corners.into_iter()) }))
         }));
         spans.extend(
             obs.bodies
                 .iter()
-                .map(|b| if behind(b.centre, b.radius()) { 0 } else { slice_bits(Self::body_span(c, b, reach)) }),
+                .map(|b| (!behind(b.centre, b.radius())).then(|| slice_range(Self::body_span(c, b, reach)))),
         );
         let mut masks = Vec::new();
         slice_rows(&spans, &mut masks);
@@ -310,7 +310,7 @@ impl Sectors {
     fn move_body(&mut self, c: TablePoint, k: usize, b: &Body, reach: f64) {
         let (word, bit) = (k / 64, k % 64);
         let behind = self.front.is_some_and(|(f, limit)| b.centre.sub(c).dot(f) + b.radius() < limit);
-        let span = if behind { 0 } else { slice_bits(Self::body_span(c, b, reach)) };
+        let span = if behind { 0 } else { slice_bits(slice_range(Self::body_span(c, b, reach))) };
         for s in 0..SECTORS {
             let row = &mut self.masks[s * self.words + word];
             *row = (*row & !(1u64 << bit)) | (((span >> s) & 1) << bit);
@@ -318,12 +318,13 @@ impl Sectors {
     }
 }
 
-// (A slice set is one word: [`slice_bits`] and [`slice_rows`] count on it.)
+// (A slice set is one word: [`slice_bits`] counts on it.)
 const _: () = assert!(SECTORS == 64);
 
 /// The slices of [`Sectors`] that directions `span` (counter-clockwise; `None`: all) reach
-/// into, as bit `s` for slice `s`.
-fn slice_bits(span: Option<(TablePoint, TablePoint)>) -> u64 {
+/// into: from the first, counter-clockwise, to the last (past slice 63 to slice 0 when the
+/// last is the lower; `(0, 63)` for all).
+fn slice_range(span: Option<(TablePoint, TablePoint)>) -> (usize, usize) {
     // (Widened by 1e-9 of a turn either way, far above rounding: no direction is lost.)
     let slices = span.and_then(|(lo, hi)| {
         let (lo, hi) = (
@@ -332,50 +333,40 @@ fn slice_bits(span: Option<(TablePoint, TablePoint)>) -> u64 {
         );
         (lo.cross(hi) > 0.0).then(|| (sector(lo), sector(hi)))
     });
-    match slices {
-        None => u64::MAX,
-        // (From slice `a` on, and up to slice `b`: both when `a ≤ b`, either when it wraps.)
-        Some((a, b)) if a <= b => (u64::MAX << a) & (u64::MAX >> (SECTORS - 1 - b)),
-        Some((a, b)) => (u64::MAX << a) | (u64::MAX >> (SECTORS - 1 - b)),
-    }
+    slices.unwrap_or((0, SECTORS - 1))
+}
+
+/// The slices of a [`slice_range`] as one word, bit `s` for slice `s`.
+fn slice_bits((a, b): (usize, usize)) -> u64 {
+    // (From slice `a` on, and up to slice `b`: both when `a ≤ b`, either when it wraps.)
+    let (from_a, to_b) = (u64::MAX << a, u64::MAX >> (SECTORS - 1 - b));
+    if a <= b { from_a & to_b } else { from_a | to_b }
 }
 
 /// The rows of [`Sectors`] masks (`SECTORS × words`, `words` = obstacles / 64 rounded up, at
-/// least 1) from each obstacle's [`slice_bits`], into `rows`: bit `k` of row `s` is bit `s` of
-/// `spans[k]`. One 64 × 64 bit transpose per 64 obstacles — a fixed number of steps, where
-/// setting each obstacle's bits slice by slice branched on every span's ends.
-fn slice_rows(spans: &[u64], rows: &mut Vec<u64>) {
-    let words = spans.len().div_ceil(64).max(1);
+/// least 1) from each obstacle's [`slice_range`] (`None`: in no slice), into `rows`: bit `k` of
+/// row `s` is set when obstacle `k`'s range holds slice `s`.
+///
+/// Each range flips its obstacle's bit where it starts and just past where it ends (a wrapping
+/// one at slice 0 as well), and each row is then the running XOR of the flips up to it: a few
+/// steps per obstacle and per row, with no loop over each obstacle's slices (whose lengths the
+/// processor cannot guess: setting the bits slice by slice cost more time than the rest of
+/// building the rows).
+fn slice_rows(ranges: &[Option<(usize, usize)>], rows: &mut Vec<u64>) {
+    let words = ranges.len().div_ceil(64).max(1);
     rows.clear();
-    rows.resize(SECTORS * words, 0);
-    for (w, chunk) in spans.chunks(64).enumerate() {
-        let mut block = [0u64; 64];
-        block[..chunk.len()].copy_from_slice(chunk);
-        transpose_bits(&mut block);
-        for (s, &row) in block.iter().enumerate() {
-            rows[s * words + w] = row;
-        }
+    // (One spare row for the flips just past slice 63.)
+    rows.resize((SECTORS + 1) * words, 0);
+    for (k, &(a, b)) in ranges.iter().enumerate().filter_map(|(k, r)| r.as_ref().map(|r| (k, r))) {
+        let (w, bit) = (k / 64, 1u64 << (k % 64));
+        rows[a * words + w] ^= bit;
+        rows[(b + 1) * words + w] ^= bit;
+        rows[w] ^= bit & u64::from(a > b).wrapping_neg();
     }
-}
-
-/// Transpose a 64 × 64 bit matrix in place (bit `c` of `m[r]` is entry `(r, c)`): swap its
-/// off-diagonal blocks, 32 wide, then 16 within those, and so on down to single bits (Hacker's
-/// Delight, §7-3).
-fn transpose_bits(m: &mut [u64; 64]) {
-    let (mut j, mut mask) = (32usize, 0x0000_0000_FFFF_FFFFu64);
-    while j != 0 {
-        // (Each row `k` with bit `j` clear trades its upper `j`-wide blocks with row `k + j`'s
-        // lower ones.)
-        let mut k = 0;
-        while k < 64 {
-            let t = ((m[k] >> j) ^ m[k + j]) & mask;
-            m[k] ^= t << j;
-            m[k + j] ^= t;
-            k = (k + j + 1) & !j;
-        }
-        j >>= 1;
-        mask ^= mask << j;
+    for i in words..SECTORS * words {
+        rows[i] ^= rows[i - words];
     }
+    rows.truncate(SECTORS * words);
 }
 
 /// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — and from
@@ -473,8 +464,8 @@ impl Fans {
             Some(Fan { piece, part, height: obs.terrain[piece].height_in, lo, hi })
         }));
         self.words = self.list.len().div_ceil(64).max(1);
-        let spans: Vec<u64> = self.list.iter().map(|f| slice_bits(Some((f.lo, f.hi)))).collect();
-        slice_rows(&spans, &mut self.slices);
+        let ranges: Vec<_> = self.list.iter().map(|f| Some(slice_range(Some((f.lo, f.hi))))).collect();
+        slice_rows(&ranges, &mut self.slices);
     }
 
     /// The pieces and parts taller than `low` (inches) whose fans hold both directions `t0` and
@@ -3526,11 +3517,11 @@ pub(crate) mod tests {
         assert!(fast > 10_000, "only {fast} pairs took the linear path");
     }
 
-    /// [`slice_bits`] sets exactly the slices from the first direction's to the last's, going
-    /// counter-clockwise (wrapping past slice 63, or all of them for `None`), and [`slice_rows`]
-    /// puts bit `k` of row `s` where obstacle `k`'s span holds slice `s` — checked slice by slice
-    /// against the plain definition for random spans and obstacle counts that fill one word,
-    /// part of one, and more than one.
+    /// [`slice_range`] and [`slice_bits`] give exactly the slices from the first direction's to
+    /// the last's, going counter-clockwise (wrapping past slice 63, or all of them for `None`),
+    /// and [`slice_rows`] puts bit `k` of row `s` where obstacle `k`'s range holds slice `s` —
+    /// checked slice by slice against the plain definition for random spans (some in no slice)
+    /// and obstacle counts that fill one word, part of one, and more than one.
     #[test]
     fn slice_rows_hold_each_obstacle_in_the_slices_its_span_reaches() {
         let mut rnd = xorshift(0x51_1ce5_u64.wrapping_mul(0x9e37_79b9));
@@ -3544,8 +3535,15 @@ pub(crate) mod tests {
                     (k % 7 != 3).then(|| (dir(a), dir(a + w)))
                 })
                 .collect();
-            let bits: Vec<u64> = spans.iter().map(|&s| slice_bits(s)).collect();
-            for (&span, &b) in spans.iter().zip(&bits) {
+            // (Some obstacles in no slice at all: behind the arc line.)
+            let ranges: Vec<Option<(usize, usize)>> =
+                spans.iter().enumerate().map(|(k, &s)| (k % 11 != 5).then(|| slice_range(s))).collect();
+            let bits: Vec<u64> = ranges.iter().map(|r| r.map_or(0, slice_bits)).collect();
+            for ((&span, &b), r) in spans.iter().zip(&bits).zip(&ranges) {
+                if r.is_none() {
+                    assert_eq!(b, 0, "in no slice");
+                    continue;
+                }
                 let Some((lo, hi)) = span else {
                     assert_eq!(b, u64::MAX, "no span: every slice");
                     continue;
@@ -3557,7 +3555,7 @@ pub(crate) mod tests {
                 }
             }
             let mut rows = Vec::new();
-            slice_rows(&bits, &mut rows);
+            slice_rows(&ranges, &mut rows);
             let words = n.div_ceil(64);
             assert_eq!(rows.len(), SECTORS * words);
             for s in 0..SECTORS {
