@@ -13,6 +13,19 @@
 //! Subtract the `none` run (loading the scene) and divide by the count. `refresh N` measures
 //! everything once, then N times over moves each trooper 1" and back (120 refreshes per round):
 //! subtract the `refresh 0` run (the same without the refreshes) and divide by 120·N.
+//!
+//! `time N` times the full recompute N times instead (without callgrind), printing the median
+//! and the 10th and 90th percentiles in milliseconds. Instruction counts miss branches guessed
+//! wrong, which take a large part of the recompute's time (README, Benchmarks, "Session 24"), and
+//! the machine drifts by more than most changes make from one run to the next. So to compare
+//! two versions, build this example for each and run the two in turn, several times over:
+//!
+//! ```sh
+//! cargo build --release --example profile_geometry && cp target/release/examples/profile_geometry /tmp/a
+//! # ...change the code...
+//! cargo build --release --example profile_geometry && cp target/release/examples/profile_geometry /tmp/b
+//! for k in $(seq 10); do /tmp/a time 400; /tmp/b time 400; done
+//! ```
 
 use geo_visibility::Visibility as _;
 use sightline::geometry::{Arc, Body, PairTable, Scene, TablePoint, visibility_polygon};
@@ -43,6 +56,19 @@ fn main() {
         }));
     }
     let point = geo::Point::new(viewer.centre.x, viewer.centre.y);
+    if what == "time" {
+        let mut ms: Vec<f64> = (0..times.max(1))
+            .map(|_| {
+                let start = std::time::Instant::now();
+                drop(std::hint::black_box(scene.all_pairs()));
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        let at = |percent: usize| ms[(ms.len() - 1) * percent / 100];
+        println!("full recompute: median {:.3} ms (10th percentile {:.3}, 90th {:.3})", at(50), at(10), at(90));
+        return;
+    }
     if what == "refresh" {
         let moves = one_inch_moves(&scene);
         let mut table = PairTable::new(&scene);
