@@ -276,7 +276,6 @@ impl Sectors {
     /// and every radius is at most `reach`.
     fn from(obs: &Obstacles, c: TablePoint, reach: f64, front: Option<TablePoint>) -> Self {
         let n = obs.terrain.len() + obs.bodies.len();
-        let words = n.div_ceil(64).max(1);
         let front = front.map(|f| (f, -3.0 * reach - 1e-6));
         let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
         // (Each obstacle's first and last slice, or none; then turned into rows.)
@@ -297,7 +296,7 @@ impl Sectors {
                 .map(|b| (!behind(b.centre, b.radius())).then(|| slice_range(Self::body_span(c, b, reach)))),
         );
         let mut masks = Vec::new();
-        slice_rows(&spans, &mut masks);
+        let words = slice_rows(&spans, &mut masks);
         Self { words, masks, front }
     }
 
@@ -345,19 +344,20 @@ fn slice_bits((a, b): (usize, usize)) -> u64 {
 
 /// The rows of [`Sectors`] masks (`SECTORS × words`, `words` = obstacles / 64 rounded up, at
 /// least 1) from each obstacle's [`slice_range`] (`None`: in no slice), into `rows`: bit `k` of
-/// row `s` is set when obstacle `k`'s range holds slice `s`.
+/// row `s` is set when obstacle `k`'s range holds slice `s`. Returns `words`.
 ///
 /// Each range flips its obstacle's bit where it starts and just past where it ends (a wrapping
 /// one at slice 0 as well), and each row is then the running XOR of the flips up to it: a few
 /// steps per obstacle and per row, with no loop over each obstacle's slices (whose lengths the
 /// processor cannot guess: setting the bits slice by slice cost more time than the rest of
 /// building the rows).
-fn slice_rows(ranges: &[Option<(usize, usize)>], rows: &mut Vec<u64>) {
+fn slice_rows(ranges: &[Option<(usize, usize)>], rows: &mut Vec<u64>) -> usize {
     let words = ranges.len().div_ceil(64).max(1);
     rows.clear();
     // (One spare row for the flips just past slice 63.)
     rows.resize((SECTORS + 1) * words, 0);
-    for (k, &(a, b)) in ranges.iter().enumerate().filter_map(|(k, r)| r.as_ref().map(|r| (k, r))) {
+    for (k, &range) in ranges.iter().enumerate() {
+        let Some((a, b)) = range else { continue };
         let (w, bit) = (k / 64, 1u64 << (k % 64));
         rows[a * words + w] ^= bit;
         rows[(b + 1) * words + w] ^= bit;
@@ -367,6 +367,7 @@ fn slice_rows(ranges: &[Option<(usize, usize)>], rows: &mut Vec<u64>) {
         rows[i] ^= rows[i - words];
     }
     rows.truncate(SECTORS * words);
+    words
 }
 
 /// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — and from
@@ -463,9 +464,8 @@ impl Fans {
             let (lo, hi) = directions_from(c, poly.iter().copied())?;
             Some(Fan { piece, part, height: obs.terrain[piece].height_in, lo, hi })
         }));
-        self.words = self.list.len().div_ceil(64).max(1);
         let ranges: Vec<_> = self.list.iter().map(|f| Some(slice_range(Some((f.lo, f.hi))))).collect();
-        slice_rows(&ranges, &mut self.slices);
+        self.words = slice_rows(&ranges, &mut self.slices);
     }
 
     /// The pieces and parts taller than `low` (inches) whose fans hold both directions `t0` and
@@ -3555,8 +3555,8 @@ pub(crate) mod tests {
                 }
             }
             let mut rows = Vec::new();
-            slice_rows(&ranges, &mut rows);
-            let words = n.div_ceil(64);
+            let words = slice_rows(&ranges, &mut rows);
+            assert_eq!(words, n.div_ceil(64));
             assert_eq!(rows.len(), SECTORS * words);
             for s in 0..SECTORS {
                 for (k, &b) in bits.iter().enumerate() {
