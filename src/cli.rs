@@ -399,6 +399,12 @@ pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
         }),
         None => Value::Null,
     };
+    let lens = cal.lens();
+    out["lens"] = if lens.is_none() {
+        Value::Null
+    } else {
+        json!({"model": "division", "lambda": (lens.lambda() * 1e6).round() / 1e6, "worst_shift_px": r3(lens.worst_shift_px())})
+    };
     if args.snap_px.is_some() {
         out["corners_clicked"] = clicked.iter().map(|c| json!([r3z(c.x), r3z(c.y)])).collect();
     }

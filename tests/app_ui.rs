@@ -114,6 +114,63 @@ fn calibrating_on_the_demo_picture_snapping_makes_rough_clicks_exact() {
     assert!(raw > 0.1, "the same clicks unsnapped are off by {raw:.3}\" (so the snapping is what helps)");
 }
 
+/// Adding the edge middles as known points on the shipped demo picture, whose lens bends it
+/// (k1 = −0.02), corrects the lens from the eighth point on: the status bar counts down to it and
+/// then says so, and points the corners alone put 0.05"–0.12" off land within 0.01".
+#[test]
+fn known_points_correct_the_demo_lens_from_the_eighth_on() {
+    use sightline::app::Command;
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    use sightline::geometry::TablePoint;
+    use sightline::vision::ImagePoint;
+    let cam = DemoCamera::default_demo();
+    assert!(cam.k1 < 0.0, "the shipped demo has a lens");
+    let source = DemoSource::new(cam.clone(), default_scene());
+    let capture = sightline::camera::Capture::start(Box::new(source), || {}).map_err(|e| e.to_string());
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(capture)));
+    wait_for_frame(&mut h);
+    h.get_by_label("snap to corners").click();
+    h.get_by_label("Calibrate").click();
+    h.run();
+    let truth = |x: f64, y: f64| {
+        let (u, v) = cam.image_from_table(TablePoint::new(x, y), (48.0, 48.0)).expect("in view");
+        ImagePoint::new(u, v)
+    };
+    for &(x, y) in &[(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)] {
+        h.state_mut().command(Command::CalibrationClick(truth(x, y)));
+    }
+    h.run();
+    let worst = |h: &Harness<'_, SightlineApp>| {
+        let cal = h.state().calibration().expect("calibrated");
+        [(8.0, 6.0), (24.0, 12.0), (44.0, 34.0), (30.0, 46.0), (46.0, 20.0), (12.0, 30.0)]
+            .iter()
+            .map(|&(x, y)| cal.table_from_image(truth(x, y)).dist(TablePoint::new(x, y)))
+            .fold(0.0, f64::max)
+    };
+    let corners_alone = worst(&h);
+    let message = h.state().calibration_message().unwrap_or_default().to_string();
+    assert!(message.contains("lens not corrected (4 more known points needed)"), "{message}");
+    for (k, &(x, y)) in [(24.0, 0.0), (48.0, 24.0), (24.0, 48.0), (0.0, 24.0)].iter().enumerate() {
+        h.state_mut().command(Command::StartKnownPoint);
+        h.state_mut().command(Command::KnownPointClick(truth(x, y)));
+        h.state_mut().command(Command::AddKnownPoint((x, y)));
+        h.run();
+        let message = h.state().calibration_message().unwrap_or_default().to_string();
+        assert_eq!(h.state().calibration().expect("calibrated").pairs().len(), 5 + k, "{message}");
+        if k < 3 {
+            assert!(message.contains(&format!("{} more known point", 3 - k)), "{message}");
+        } else {
+            assert!(message.contains("lens corrected (λ = -0.0"), "{message}");
+        }
+    }
+    let with_lens = worst(&h);
+    eprintln!("corners alone {corners_alone:.4}\", with the edge middles {with_lens:.4}\"");
+    assert!(corners_alone > 0.05, "{corners_alone}");
+    assert!(with_lens < 0.01, "{with_lens}");
+}
+
 /// Wait until the app has a camera frame.
 fn wait_for_frame(h: &mut Harness<'_, SightlineApp>) {
     for _ in 0..2000 {

@@ -263,3 +263,49 @@ fn the_camera_and_raised_points_come_out_of_the_corners() {
     assert_eq!(code, 2);
     assert!(err.contains("point 1 \"24,24,high\""), "{err}");
 }
+
+/// From eight known points on, `locate` fits the lens too and reports it (`lens`); with the four
+/// corners alone it is `null`. The photo's pixels here are bent by a barrel lens of λ = −0.08 (the
+/// division model about the picture's centre), corners included, so the corners alone put a
+/// point near the table's middle 0.08" off while the eight points put it back.
+#[test]
+fn eight_known_points_fit_and_report_the_lens() {
+    let cam = Camera::standard();
+    let lens = sightline::vision::Lens::new(IMAGE, -0.08);
+    let seen = |x: f64, y: f64| {
+        let p = cam.project(TablePoint::new(x, y));
+        let (u, v) = lens.distort((p.x, p.y));
+        ImagePoint::new(u, v)
+    };
+    let corners = corners_arg(&[(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)].map(|(x, y)| seen(x, y)));
+    let extra = [(24.0, 0.0), (48.0, 24.0), (24.0, 48.0), (0.0, 24.0)];
+    let entries: Vec<Value> = extra
+        .iter()
+        .map(|&(x, y)| {
+            let p = seen(x, y);
+            serde_json::json!({"pixel": [p.x, p.y], "table": [x, y]})
+        })
+        .collect();
+    let file = dir().join("pairs-lens.json");
+    std::fs::write(&file, serde_json::to_string(&entries).expect("json")).expect("write");
+    let middle = seen(30.0, 20.0);
+    let middle = format!("{},{}", middle.x, middle.y);
+    let photo = photo();
+    let base = ["--image", &photo, "--table", "48x48", "--corners", &corners];
+    let (code, v, err) = locate(&[&base[..], &[middle.as_str()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(v["lens"].is_null(), "{}", v["lens"]);
+    let (x, y) = xy(&v["points"][0]["table"]);
+    let off = (x - 30.0).hypot(y - 20.0);
+    assert!(off > 0.05, "the corners alone cannot see the lens: off by {off}\"");
+    let pairs = file.to_str().expect("utf8");
+    let (code, v, err) = locate(&[&base[..], &["--pairs", pairs, middle.as_str()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["lens"]["model"], "division");
+    let lambda = v["lens"]["lambda"].as_f64().expect("lambda");
+    assert!((lambda + 0.08).abs() < 1e-4, "λ {lambda}");
+    assert!(v["lens"]["worst_shift_px"].as_f64().is_some_and(|s| s > 10.0), "{}", v["lens"]);
+    let (x, y) = xy(&v["points"][0]["table"]);
+    assert!((x - 30.0).hypot(y - 20.0) < off / 20.0, "{x} {y}");
+    assert!(v["rms_px"].as_f64().is_some_and(|r| r < 0.01), "{}", v["rms_px"]);
+}

@@ -112,6 +112,11 @@ impl ImageFrame {
     }
 }
 
+/// Pieces a straight table segment is drawn in when the calibration corrects the lens
+/// ([`TableOnPicture::segment`]): the demo lens bends a table edge by 2.7 px at its middle, and 24
+/// pieces follow that to under 0.01 px (a chord's error falls with the square of its length).
+const LENS_PIECES: usize = 24;
+
 /// The table as the picture shows it: table inches at a height to screen points and back,
 /// through the calibration's camera ([`crate::vision::CameraPose`]), so that a trooper on a
 /// rooftop is drawn, and clicked, where it stands in the picture rather than at the foot of the
@@ -143,6 +148,43 @@ impl TableOnPicture<'_> {
             Some(pose) => pose.table_from_image_at(q, z_in),
             None => Some(self.cal.table_from_image(q)),
         }
+    }
+
+    /// The straight segment from table point `a` at `za` inches up to `b` at `zb`, as a screen
+    /// polyline: a lens the calibration corrects bends straight lines in the picture, so the
+    /// segment is then cut into [`LENS_PIECES`] (the points the camera sees).
+    pub fn segment(
+        &self,
+        (a, za): (crate::geometry::TablePoint, f64),
+        (b, zb): (crate::geometry::TablePoint, f64),
+    ) -> Vec<Pos2> {
+        let n = if self.cal.lens().is_none() { 1 } else { LENS_PIECES };
+        (0..=n)
+            .filter_map(|k| {
+                let t = k as f64 / n as f64;
+                self.screen_from_table(a.lerp(b, t), za + (zb - za) * t)
+            })
+            .collect()
+    }
+
+    /// The polygon or path through table points `pts` at `z_in` inches up, as screen points,
+    /// each edge as [`Self::segment`] draws it; `closed`: with the edge back to the first point
+    /// (which is not repeated at the end, as [`egui::Shape::closed_line`] wants).
+    pub fn path(&self, pts: &[crate::geometry::TablePoint], z_in: f64, closed: bool) -> Vec<Pos2> {
+        let n = pts.len();
+        let edges = if closed { n } else { n.saturating_sub(1) };
+        let mut out: Vec<Pos2> = Vec::new();
+        for i in 0..edges {
+            let piece = self.segment((pts[i], z_in), (pts[(i + 1) % n], z_in));
+            // (Each edge starts where the last ended.)
+            out.extend(piece.into_iter().skip(usize::from(i > 0)));
+        }
+        if closed && n > 1 {
+            out.pop();
+        } else if n == 1 {
+            out.extend(self.screen_from_table(pts[0], z_in));
+        }
+        out
     }
 
     /// A circle of radius `r` inches around `c` at `z_in` inches up, as a closed screen polyline
@@ -319,8 +361,14 @@ impl Calibrator {
                 }
                 None => "; no camera fits it: heights left out of the picture".to_string(),
             };
+            let lens = if c.lens().is_none() {
+                let more = crate::vision::LENS_MIN_PAIRS.saturating_sub(c.pairs().len());
+                format!("; lens not corrected ({more} more known point{} needed)", if more == 1 { "" } else { "s" })
+            } else {
+                format!("; lens corrected (λ = {:+.3}, up to {:.1} px)", c.lens().lambda(), c.lens().worst_shift_px())
+            };
             format!(
-                "calibrated: worst error ≈ {:.2}\" over the table (residuals ≤ {worst_px:.2} px){camera}",
+                "calibrated: worst error ≈ {:.2}\" over the table (residuals ≤ {worst_px:.2} px){lens}{camera}",
                 c.max_error_in()
             )
         })
@@ -404,6 +452,51 @@ mod tests {
     use super::*;
     use crate::geometry::TablePoint;
     use crate::vision::{Calibration, ImagePoint, corner_pairs};
+
+    /// With the demo lens corrected, a table edge is drawn as the curve the picture shows it as:
+    /// every piece's end lies where the demo camera puts that point of the edge, while the
+    /// straight chord between the corners misses the edge's middle by pixels.
+    #[test]
+    fn straight_table_edges_are_drawn_bent_as_the_lens_bends_them() {
+        let cam = crate::camera::demo::DemoCamera::default_demo();
+        let table = (48.0, 48.0);
+        let cal = crate::app::demo_calibration(table).expect("the demo calibration");
+        assert!(!cal.lens().is_none());
+        let frame = ImageFrame {
+            rect: Rect::from_min_size(pos2(0.0, 0.0), vec2(1280.0, 720.0)),
+            scale: 1.0,
+            size: (1280, 720),
+        };
+        let view = TableOnPicture { cal: &cal, frame };
+        let corners = [(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)].map(|(x, y)| TablePoint::new(x, y));
+        let outline = view.path(&corners, 0.0, true);
+        assert_eq!(outline.len(), 4 * LENS_PIECES);
+        let truth = |x: f64, y: f64| cam.image_from_table(TablePoint::new(x, y), table).expect("in view");
+        for (k, p) in outline.iter().enumerate().take(LENS_PIECES) {
+            let (u, v) = truth(48.0 * k as f64 / LENS_PIECES as f64, 0.0);
+            let off = (f64::from(p.x) - u).hypot(f64::from(p.y) - v);
+            assert!(off < 0.05, "point {k} of the near edge is {off} px off");
+        }
+        let ((u0, v0), (u1, v1), (um, vm)) = (truth(0.0, 0.0), truth(48.0, 0.0), truth(24.0, 0.0));
+        let chord = ((u0 + u1) / 2.0 - um).hypot((v0 + v1) / 2.0 - vm);
+        assert!(chord > 1.0, "the lens bends the edge by {chord} px at its middle");
+        // Without a lens to correct, a segment is one straight piece.
+        let four = Calibration::fit(
+            (1280, 720),
+            &corner_pairs(
+                48.0,
+                48.0,
+                [0, 1, 2, 3].map(|k| {
+                    let (u, v) = truth(corners[k].x, corners[k].y);
+                    ImagePoint::new(u, v)
+                }),
+            ),
+        )
+        .expect("fits");
+        let view = TableOnPicture { cal: &four, frame };
+        assert_eq!(view.segment((corners[0], 0.0), (corners[1], 0.0)).len(), 2);
+        assert_eq!(view.path(&corners, 0.0, true).len(), 4);
+    }
 
     /// On the demo camera (its pose known), a click where the picture shows a point on a roof
     /// stands there, at the roof's height; a click on the open table stands on the table.

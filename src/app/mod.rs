@@ -647,16 +647,14 @@ impl SightlineApp {
         };
         let view = camera_view::TableOnPicture { cal, frame: f };
         let (w, d) = (self.scene.table.width, self.scene.table.depth);
-        let corners: Vec<egui::Pos2> = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)]
-            .iter()
-            .filter_map(|&(x, y)| view.screen_from_table(crate::geometry::TablePoint::new(x, y), 0.0))
-            .collect();
+        let corners = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)].map(|(x, y)| crate::geometry::TablePoint::new(x, y));
+        let corners = view.path(&corners, 0.0, true);
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
         // While the Models are deployed: the Deployment Zones' edges, on the table's surface.
         if self.game.as_ref().is_some_and(|g| g.game().deployment_open()) {
             for (side, zone) in self.deployment_zones() {
-                let pts: Vec<egui::Pos2> = zone.iter().filter_map(|&p| view.screen_from_table(p, 0.0)).collect();
-                if pts.len() == zone.len() {
+                let pts = view.path(&zone, 0.0, true);
+                if zone.iter().all(|&p| view.screen_from_table(p, 0.0).is_some()) {
                     plan::dashed_outline(&painter, &pts, egui::Stroke::new(2.0, plan::side_colour(side)), 10.0, 5.0);
                 }
             }
@@ -667,21 +665,19 @@ impl SightlineApp {
                 match m.lof.witness {
                     // The witness: one unblocked line, drawn where it runs in the picture.
                     Some([a, b]) => {
-                        if let (Some(a), Some(b)) =
-                            (view.screen_from_table(a.plan(), a.z), view.screen_from_table(b.plan(), b.z))
-                        {
-                            painter.line_segment([a, b], egui::Stroke::new(2.0, colour));
-                        }
+                        let line = view.segment((a.plan(), a.z), (b.plan(), b.z));
+                        painter.add(egui::Shape::line(line, egui::Stroke::new(2.0, colour)));
                     }
                     // Blocked: dashed, between the middles of the two Silhouettes.
                     None if matches!(m.lof.lof, crate::geometry::Lof::Blocked { .. }) => {
                         let mid = |k: usize| {
                             let b = &self.scene.troopers[k].body;
-                            view.screen_from_table(b.centre, b.elevation_in + b.height() / 2.0)
+                            (b.centre, b.elevation_in + b.height() / 2.0)
                         };
-                        if let (Some(a), Some(b)) = (mid(m.from), mid(m.to)) {
+                        let line = view.segment(mid(m.from), mid(m.to));
+                        if line.len() >= 2 {
                             painter.extend(egui::Shape::dashed_line(
-                                &[a, b],
+                                &line,
                                 egui::Stroke::new(1.5, colour.gamma_multiply(0.8)),
                                 6.0,
                                 5.0,
@@ -721,10 +717,10 @@ impl SightlineApp {
         // Routes being drawn, at their trooper's level.
         for t in self.scene.troopers.iter().filter(|t| !t.route.is_empty()) {
             let z = t.body.elevation_in;
-            let pts: Vec<egui::Pos2> = t.path().iter().filter_map(|&p| view.screen_from_table(p, z)).collect();
-            painter.add(egui::Shape::line(pts.clone(), egui::Stroke::new(2.0, egui::Color32::WHITE)));
-            for p in pts.iter().skip(1) {
-                painter.circle_filled(*p, 3.5, egui::Color32::WHITE);
+            let path = t.path();
+            painter.add(egui::Shape::line(view.path(&path, z, false), egui::Stroke::new(2.0, egui::Color32::WHITE)));
+            for p in path.iter().skip(1).filter_map(|&p| view.screen_from_table(p, z)) {
+                painter.circle_filled(p, 3.5, egui::Color32::WHITE);
             }
         }
         if response.clicked()
@@ -1186,15 +1182,22 @@ fn nearest_base(
         .map(|(i, _)| i)
 }
 
-/// The demo camera's calibration from the true image positions of the table corners.
+/// The demo camera's calibration from the true image positions of the table's corners, edge
+/// middles and centre: nine known points, so the demo lens is corrected too (see
+/// [`crate::vision::LENS_MIN_PAIRS`]).
 pub fn demo_calibration(table: (f64, f64)) -> Option<crate::vision::Calibration> {
     let cam = crate::camera::demo::DemoCamera::default_demo();
-    let mut corners = [crate::vision::ImagePoint::default(); 4];
-    for (k, (x, y)) in [(0.0, 0.0), (table.0, 0.0), (table.0, table.1), (0.0, table.1)].into_iter().enumerate() {
-        let (u, v) = cam.image_from_table(crate::geometry::TablePoint::new(x, y), table)?;
-        corners[k] = crate::vision::ImagePoint::new(u, v);
-    }
-    let pairs = crate::vision::corner_pairs(table.0, table.1, corners);
+    let (w, d) = table;
+    let known = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d), (w / 2.0, 0.0), (w, d / 2.0), (w / 2.0, d), (0.0, d / 2.0)];
+    let pairs = known
+        .into_iter()
+        .chain([(w / 2.0, d / 2.0)])
+        .map(|(x, y)| {
+            let t = crate::geometry::TablePoint::new(x, y);
+            let (u, v) = cam.image_from_table(t, table)?;
+            Some(crate::vision::PointPair::new(crate::vision::ImagePoint::new(u, v), t))
+        })
+        .collect::<Option<Vec<_>>>()?;
     crate::vision::Calibration::fit((cam.image[0], cam.image[1]), &pairs).ok()
 }
 
@@ -1254,7 +1257,7 @@ pub fn run(
             // The demo table's camera pose is known: start calibrated from its true corners.
             let app = match (&spec, demo_calibration(table)) {
                 (crate::camera::SourceSpec::Demo, Some(c)) => {
-                    app.with_calibration(c, "demo: calibrated from its known camera pose")
+                    app.with_calibration(c, "demo: calibrated from its known camera pose (nine points)")
                 }
                 _ => app,
             };

@@ -1,6 +1,7 @@
 //! The image ↔ table homography: fitting, checking, mapping, and how good it is in inches.
 
 use super::homography::{self, P2};
+use super::lens::{Lens, golden_min};
 use super::noise::NormalRng;
 use super::pose::CameraPose;
 use super::{ImagePoint, PointPair};
@@ -34,6 +35,29 @@ pub const COLLINEAR_RATIO: f64 = 0.01;
 /// The fit is ill-conditioned when the normalised DLT system's smallest useful singular value falls below this fraction
 /// of its largest (the pairs no longer pin one homography down).
 pub const MIN_CONDITIONING: f64 = 1e-7;
+
+/// The lens's distortion is fitted only from this many pairs on — the four corners and four more, such as the edge
+/// middles (assumption CAMERA_INTRINSICS). With fewer, the homography alone leaves too few numbers over to tell a
+/// lens from click noise, and the picture is taken as undistorted.
+pub const LENS_MIN_PAIRS: usize = 8;
+
+/// The division model's `λ` ([`Lens`]) is looked for within `±LENS_MAX_LAMBDA`: well beyond a webcam's (a wide
+/// 90° webcam lens bends its corners by about `λ = −0.2`).
+pub const LENS_MAX_LAMBDA: f64 = 0.5;
+
+/// Steps of the first, coarse look for `λ` over `±LENS_MAX_LAMBDA` (0 among them), before the golden-section search
+/// between the two neighbours of the best.
+const LENS_SCAN: usize = 20;
+
+/// Golden-section steps of the fit's search for `λ` (the bracket shrinks to 0.618⁴⁰ ≈ 4·10⁻⁹ of its width).
+const LENS_STEPS: usize = 40;
+
+/// Each trial of [`Calibration::max_error_in`] looks for its own `λ` this far either side of the fitted one, in
+/// [`LENS_TRIAL_STEPS`] golden-section steps.
+const LENS_TRIAL_REACH: f64 = 0.05;
+
+/// See [`LENS_TRIAL_REACH`].
+const LENS_TRIAL_STEPS: usize = 18;
 
 /// Levenberg–Marquardt iterations on the reprojection error when more than four pairs are given.
 const REFINE_ITERATIONS: usize = 15;
@@ -221,12 +245,16 @@ pub fn corner_pairs(table_width_in: f64, table_depth_in: f64, corners: [ImagePoi
 
 /// An image ↔ table homography fitted from point pairs, with its residuals.
 ///
-/// `image_from_table` maps table inches to image pixels; `table_from_image` is its inverse. Both are exact plane
-/// projective maps: lens distortion is not modelled.
+/// `image_from_table` maps table inches to image pixels; `table_from_image` is its inverse. From
+/// [`LENS_MIN_PAIRS`] pairs on, they go through the lens's radial distortion ([`Lens`], fitted with the homography):
+/// the homography maps the table to the undistorted picture. With fewer, the lens is taken as bending nothing, and
+/// both are exact plane projective maps.
 #[derive(Debug, Clone)]
 pub struct Calibration {
     image_size: (u32, u32),
     pairs: Vec<PointPair>,
+    lens: Lens,
+    /// Table inches to undistorted pixels.
     image_from_table: Matrix3<f64>,
     table_from_image: Matrix3<f64>,
     residuals: Vec<f64>,
@@ -250,9 +278,53 @@ fn consistent(img: &[P2; 4], tab: &[P2; 4]) -> bool {
     TRIANGLES.iter().all(|&[a, b, c]| orient(img[a], img[b], img[c]).0 * orient(tab[a], tab[b], tab[c]).0 < 0.0)
 }
 
+/// What [`solve`] gives: `H` (table to image), its inverse, and the DLT conditioning.
+type Fit = (Matrix3<f64>, Matrix3<f64>, f64);
+
+/// [`solve`] for pixels seen through `lens`: the homography to the undistorted picture, and the sum of squared
+/// distances, pixels², between each observed image point and where the fit puts it (distorted again).
+fn solve_through(lens: &Lens, table: &[P2], image: &[P2]) -> Option<(f64, Fit)> {
+    let ideal: Vec<P2> = image.iter().map(|&p| lens.undistort(p)).collect();
+    let fit = solve(table, &ideal)?;
+    let sse = table
+        .iter()
+        .zip(image)
+        .map(|(&t, &i)| {
+            let q = lens.distort(homography::apply(&fit.0, t));
+            (q.0 - i.0).powi(2) + (q.1 - i.1).powi(2)
+        })
+        .sum::<f64>();
+    sse.is_finite().then_some((sse, fit))
+}
+
+/// The lens and homography that best explain the pairs: `λ` (within `bracket`) minimising the pixel residuals, each
+/// `λ` with its own least-squares homography. With `scan`, a coarse look over the bracket first, then a
+/// golden-section search between the best one's neighbours; without, the search over the whole bracket.
+fn solve_lens(
+    image_size: (u32, u32),
+    table: &[P2],
+    image: &[P2],
+    (lo, hi): (f64, f64),
+    scan: bool,
+    steps: usize,
+) -> Option<(Lens, Fit)> {
+    let sse =
+        |lambda: f64| solve_through(&Lens::new(image_size, lambda), table, image).map_or(f64::INFINITY, |(sse, _)| sse);
+    let bracket = if scan {
+        let at = |k: usize| lo + (hi - lo) * k as f64 / LENS_SCAN as f64;
+        let best = (0..=LENS_SCAN).map(|k| (k, sse(at(k)))).min_by(|a, b| a.1.total_cmp(&b.1))?.0;
+        (at(best.saturating_sub(1)), at((best + 1).min(LENS_SCAN)))
+    } else {
+        (lo, hi)
+    };
+    let (lambda, _) = golden_min(sse, bracket, steps);
+    let lens = Lens::new(image_size, lambda);
+    Some((lens, solve_through(&lens, table, image)?.1))
+}
+
 /// Fit `image ~ H · table`: normalized DLT, refined on the pixel reprojection error beyond four pairs. Returns `H`
 /// (unit norm), its inverse and the DLT conditioning.
-fn solve(table: &[P2], image: &[P2]) -> Option<(Matrix3<f64>, Matrix3<f64>, f64)> {
+fn solve(table: &[P2], image: &[P2]) -> Option<Fit> {
     let mut fit = homography::dlt(table, image)?;
     if table.len() > 4 {
         homography::refine(&mut fit, table, image, REFINE_ITERATIONS);
@@ -331,8 +403,13 @@ impl Calibration {
         }
 
         let ill = |reason: String| CalibrationError::IllConditioned { reason };
-        let (h, inv, conditioning) =
-            solve(&table, &image).ok_or_else(|| ill("the linear system has no usable solution".into()))?;
+        let fitted = if pairs.len() >= LENS_MIN_PAIRS {
+            solve_lens(image_size, &table, &image, (-LENS_MAX_LAMBDA, LENS_MAX_LAMBDA), true, LENS_STEPS)
+        } else {
+            solve(&table, &image).map(|fit| (Lens::none(image_size), fit))
+        };
+        let (lens, (h, inv, conditioning)) =
+            fitted.ok_or_else(|| ill("the linear system has no usable solution".into()))?;
         if conditioning < MIN_CONDITIONING {
             return Err(ill(format!(
                 "the pairs do not pin one homography down (conditioning {conditioning:.1e} < {MIN_CONDITIONING:.0e})"
@@ -371,18 +448,19 @@ impl Calibration {
             .iter()
             .zip(&image)
             .map(|(&t, &i)| {
-                let q = homography::apply(&h, t);
+                let q = lens.distort(homography::apply(&h, t));
                 (q.0 - i.0).hypot(q.1 - i.1)
             })
             .collect();
         Ok(Self {
             image_size,
             pairs: pairs.to_vec(),
+            lens,
             image_from_table: h,
             table_from_image: inv,
             residuals,
             extent: (lo, hi),
-            pose: CameraPose::from_homography(&h, image_size),
+            pose: CameraPose::from_homography(&h, image_size, lens),
         })
     }
 
@@ -404,7 +482,7 @@ impl Calibration {
     /// Where an image point lies on the table plane, inches. Meaningless above the horizon (a point of the image that
     /// shows no part of the table plane).
     pub fn table_from_image(&self, p: ImagePoint) -> TablePoint {
-        let (x, y) = homography::apply(&self.table_from_image, (p.x, p.y));
+        let (x, y) = homography::apply(&self.table_from_image, self.lens.undistort((p.x, p.y)));
         TablePoint::new(x, y)
     }
 
@@ -416,8 +494,9 @@ impl Calibration {
         out.reserve(points.len());
         let mut chunks = points.chunks_exact(4);
         for c in &mut chunks {
-            let xs = [c[0].x, c[1].x, c[2].x, c[3].x];
-            let ys = [c[0].y, c[1].y, c[2].y, c[3].y];
+            let u = [0, 1, 2, 3].map(|k| self.lens.undistort((c[k].x, c[k].y)));
+            let xs = u.map(|p| p.0);
+            let ys = u.map(|p| p.1);
             let (tx, ty) = homography::apply4(&self.table_from_image, xs, ys);
             out.extend((0..4).map(|k| TablePoint::new(tx[k], ty[k])));
         }
@@ -426,7 +505,7 @@ impl Calibration {
 
     /// Where a point of the table plane appears in the image, pixels.
     pub fn image_from_table(&self, p: TablePoint) -> ImagePoint {
-        let (x, y) = homography::apply(&self.image_from_table, (p.x, p.y));
+        let (x, y) = self.lens.distort(homography::apply(&self.image_from_table, (p.x, p.y)));
         ImagePoint::new(x, y)
     }
 
@@ -442,8 +521,13 @@ impl Calibration {
         self.image_from_table.determinant() * homography::w_of(&self.image_from_table, (p.x, p.y)) < 0.0
     }
 
-    /// The `image_from_table` homography as a row-major 3×3 matrix (unit Frobenius norm): pixel `(u, v)` of table
-    /// point `(x, y)` is `(m[0]·(x,y,1), m[1]·(x,y,1)) / m[2]·(x,y,1)`.
+    /// The lens distortion fitted with the homography ([`Lens::is_none`] with fewer than [`LENS_MIN_PAIRS`] pairs).
+    pub fn lens(&self) -> &Lens {
+        &self.lens
+    }
+
+    /// The homography from the table to the undistorted picture as a row-major 3×3 matrix (unit Frobenius norm):
+    /// pixel `(u, v)` of table point `(x, y)` is [`Lens::distort`] of `(m[0]·(x,y,1), m[1]·(x,y,1)) / m[2]·(x,y,1)`.
     pub fn image_from_table_matrix(&self) -> [[f64; 3]; 3] {
         let m = &self.image_from_table;
         [0, 1, 2].map(|r| [m[(r, 0)], m[(r, 1)], m[(r, 2)]])
@@ -460,10 +544,11 @@ impl Calibration {
         (self.residuals.iter().map(|r| r * r).sum::<f64>() / self.residuals.len() as f64).sqrt()
     }
 
-    /// The per-axis click noise the residuals show, pixels: `sqrt(Σ r² / (2n − 8))` (8 of the 2n coordinates are
-    /// spent on the homography), 0 with four pairs.
+    /// The per-axis click noise the residuals show, pixels: `sqrt(Σ r² / (2n − k))` (`k` = 8 of the 2n coordinates
+    /// are spent on the homography, 9 with the lens), 0 with four pairs.
     pub fn residual_sigma_px(&self) -> f64 {
-        let dof = 2 * self.residuals.len() - 8;
+        let spent = if self.pairs.len() >= LENS_MIN_PAIRS { 9 } else { 8 };
+        let dof = (2 * self.residuals.len()).saturating_sub(spent);
         if dof == 0 { 0.0 } else { (self.residuals.iter().map(|r| r * r).sum::<f64>() / dof as f64).sqrt() }
     }
 
@@ -476,10 +561,11 @@ impl Calibration {
     ///
     /// Monte Carlo ([`ERROR_TRIALS`] trials, fixed seed, so the same calibration always gives the same figure): move
     /// every image point to where the fit puts it and add Gaussian noise of σ = [`Self::noise_sigma_px`] per axis,
-    /// refit, and measure, on an [`ERROR_GRID`]² grid over [`Self::table_extent`], how far the refitted
-    /// `table_from_image` puts each grid point's true image from the grid point. The worst grid point of each trial is
-    /// that trial's error; the [`ERROR_PERCENTILE`] percentile over trials is reported. It covers click noise only,
-    /// not lens distortion or a table that is not flat.
+    /// refit (the lens too, from [`LENS_MIN_PAIRS`] pairs on, within [`LENS_TRIAL_REACH`] of the fitted one), and
+    /// measure, on an [`ERROR_GRID`]² grid over [`Self::table_extent`], how far the refitted `table_from_image` puts
+    /// each grid point's true image from the grid point. The worst grid point of each trial is that trial's error; the
+    /// [`ERROR_PERCENTILE`] percentile over trials is reported. It covers click noise only: not a lens that bends
+    /// otherwise than the model does, nor a table that is not flat.
     pub fn max_error_in(&self) -> f64 {
         self.max_error_in_at(self.noise_sigma_px())
     }
@@ -493,21 +579,31 @@ impl Calibration {
                 let fx = (k % n) as f64 / (n - 1) as f64;
                 let fy = (k / n) as f64 / (n - 1) as f64;
                 let g = (lo.x + fx * (hi.x - lo.x), lo.y + fy * (hi.y - lo.y));
-                (g, homography::apply(&self.image_from_table, g))
+                (g, self.lens.distort(homography::apply(&self.image_from_table, g)))
             })
             .collect();
         let table: Vec<P2> = self.pairs.iter().map(|p| (p.table.x, p.table.y)).collect();
-        let ideal: Vec<P2> = table.iter().map(|&t| homography::apply(&self.image_from_table, t)).collect();
+        let ideal: Vec<P2> =
+            table.iter().map(|&t| self.lens.distort(homography::apply(&self.image_from_table, t))).collect();
+        let with_lens = self.pairs.len() >= LENS_MIN_PAIRS;
+        let lambda = self.lens.lambda();
+        let reach =
+            ((lambda - LENS_TRIAL_REACH).max(-LENS_MAX_LAMBDA), (lambda + LENS_TRIAL_REACH).min(LENS_MAX_LAMBDA));
         let mut rng = NormalRng::new(ERROR_SEED);
         let mut worst: Vec<f64> = (0..ERROR_TRIALS)
             .map(|_| {
                 let noisy: Vec<P2> =
                     ideal.iter().map(|p| (p.0 + sigma_px * rng.normal(), p.1 + sigma_px * rng.normal())).collect();
-                match solve(&table, &noisy) {
-                    Some((_, inv, _)) => grid
+                let refit = if with_lens {
+                    solve_lens(self.image_size, &table, &noisy, reach, false, LENS_TRIAL_STEPS)
+                } else {
+                    solve(&table, &noisy).map(|fit| (self.lens, fit))
+                };
+                match refit {
+                    Some((lens, (_, inv, _))) => grid
                         .iter()
                         .map(|&(g, px)| {
-                            let q = homography::apply(&inv, px);
+                            let q = homography::apply(&inv, lens.undistort(px));
                             (q.0 - g.0).hypot(q.1 - g.1)
                         })
                         .fold(0.0, |a: f64, d| if d.is_nan() { f64::INFINITY } else { a.max(d) }),
@@ -524,6 +620,40 @@ impl Calibration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_division_model_lens_is_recovered_exactly_from_nine_points() {
+        // Pixels bent by λ = −0.15 through a known homography: the fit finds λ, and maps the
+        // table's points back exactly; with the four corners alone the lens is left out.
+        let truth = Matrix3::new(20.0, 3.0, 400.0, -1.0, -15.0, 900.0, 0.0005, -0.004, 1.0);
+        let size = (1920, 1080);
+        let lens = Lens::new(size, -0.15);
+        let seen = |t: P2| {
+            let p = lens.distort(homography::apply(&truth, t));
+            ImagePoint::new(p.0, p.1)
+        };
+        let grid = [(0, 0), (2, 0), (2, 2), (0, 2), (1, 0), (2, 1), (1, 2), (0, 1), (1, 1)];
+        let pairs: Vec<PointPair> = grid
+            .iter()
+            .map(|&(i, j)| {
+                let t = (24.0 * f64::from(i), 24.0 * f64::from(j));
+                PointPair::new(seen(t), TablePoint::new(t.0, t.1))
+            })
+            .collect();
+        let cal = Calibration::fit(size, &pairs).expect("fits");
+        assert!((cal.lens().lambda() + 0.15).abs() < 1e-6, "λ = {}", cal.lens().lambda());
+        for t in [(5.0, 7.0), (40.0, 3.0), (24.0, 30.0), (47.0, 47.0)] {
+            let back = cal.table_from_image(seen(t));
+            assert!((back.x - t.0).hypot(back.y - t.1) < 1e-5, "{t:?} came back as {back:?}");
+            let px = cal.image_from_table(TablePoint::new(t.0, t.1));
+            assert!(px.dist(seen(t)) < 1e-4, "{t:?}: {px:?} against {:?}", seen(t));
+        }
+        assert!(cal.residuals_px().iter().all(|&r| r < 1e-4), "{:?}", cal.residuals_px());
+        // Seven points: not enough to tell the lens; the homography alone, with residuals.
+        let seven = Calibration::fit(size, &pairs[..7]).expect("fits");
+        assert!(seven.lens().is_none());
+        assert!(seven.rms_px() > 1.0, "{}", seven.rms_px());
+    }
 
     #[test]
     fn refinement_lowers_the_pixel_residuals_of_the_dlt() {

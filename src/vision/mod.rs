@@ -33,14 +33,16 @@
 
 mod calibration;
 mod homography;
+mod lens;
 mod noise;
 mod pose;
 mod snap;
 
 pub use calibration::{
     CLICK_SIGMA_PX, COLLINEAR_RATIO, Calibration, CalibrationError, ERROR_GRID, ERROR_PERCENTILE, ERROR_TRIALS,
-    MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs,
+    LENS_MAX_LAMBDA, LENS_MIN_PAIRS, MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs,
 };
+pub use lens::Lens;
 pub use noise::NormalRng;
 pub use pose::{ASSUMED_HFOV_DEG, CameraPose, Focal, MIN_TILT_FOR_FOCAL_DEG, PLAUSIBLE_HFOV_DEG};
 pub use snap::{MIN_CORNER_RESPONSE, REFINE_HALF_WINDOW, RESPONSE_HALF_WINDOW, SnapError, snap_corner};

@@ -6,7 +6,9 @@
 //! pinned down once its intrinsics `K` are: `image_from_table = λ K [r₁ r₂ t]`, so `r₁, r₂, t`
 //! come out of `K⁻¹ H`, and `r₃ = r₁ × r₂` gives height. This module assumes (assumption
 //! CAMERA_INTRINSICS in the README) square pixels, no skew, the principal point at the image's
-//! centre and no lens distortion; the one unknown left, the focal length `f`, follows from the
+//! centre and the calibration's radial distortion about it ([`Lens`]: the homography maps the
+//! table to the undistorted picture, and the pose projects there, then bends the result through
+//! the lens); the one unknown left, the focal length `f`, follows from the
 //! two constraints `r₁ ⊥ r₂` and `|r₁| = |r₂|` (Zhang 2000, "A flexible new technique for camera
 //! calibration", §3.1, with those intrinsics fixed) — unless the camera looks too nearly straight
 //! down for them to tell (both vanish for a camera square above the table), or gives a focal
@@ -18,6 +20,7 @@
 
 use super::ImagePoint;
 use super::homography;
+use super::lens::Lens;
 use crate::geometry::TablePoint;
 use nalgebra::{Matrix3, Vector3};
 
@@ -61,13 +64,15 @@ pub struct CameraPose {
     eye: [f64; 3],
     /// How far its axis leans from straight down, degrees.
     tilt_deg: f64,
+    /// Its lens's distortion: `h` and `up` map to the undistorted picture.
+    lens: Lens,
 }
 
 impl CameraPose {
     /// The camera behind `image_from_table` (as [`super::Calibration`] fits it) for a picture
     /// of `image_size` pixels. `None` when the homography cannot come from a camera above the
     /// table (singular, or the table seen from below).
-    pub(crate) fn from_homography(h: &Matrix3<f64>, image_size: (u32, u32)) -> Option<Self> {
+    pub(crate) fn from_homography(h: &Matrix3<f64>, image_size: (u32, u32), lens: Lens) -> Option<Self> {
         let (w, ht) = (f64::from(image_size.0), f64::from(image_size.1));
         if !(w > 0.0 && ht > 0.0 && h.iter().all(|v| v.is_finite())) {
             return None;
@@ -75,16 +80,16 @@ impl CameraPose {
         let (cx, cy) = (w / 2.0, ht / 2.0);
         let assumed = w / 2.0 / (ASSUMED_HFOV_DEG.to_radians() / 2.0).tan();
         if let Some(f) = estimate_focal(h, (cx, cy), w) {
-            let pose = Self::with_focal(h, (cx, cy), f, Focal::Estimated)?;
+            let pose = Self::with_focal(h, (cx, cy), f, Focal::Estimated, lens)?;
             let plausible = (PLAUSIBLE_HFOV_DEG.0..=PLAUSIBLE_HFOV_DEG.1).contains(&pose.hfov_deg(w));
             if plausible && pose.tilt_deg() >= MIN_TILT_FOR_FOCAL_DEG {
                 return Some(pose);
             }
         }
-        Self::with_focal(h, (cx, cy), assumed, Focal::Assumed)
+        Self::with_focal(h, (cx, cy), assumed, Focal::Assumed, lens)
     }
 
-    fn with_focal(h: &Matrix3<f64>, (cx, cy): (f64, f64), f: f64, focal: Focal) -> Option<Self> {
+    fn with_focal(h: &Matrix3<f64>, (cx, cy): (f64, f64), f: f64, focal: Focal, lens: Lens) -> Option<Self> {
         let k = Matrix3::new(f, 0.0, cx, 0.0, f, cy, 0.0, 0.0, 1.0);
         let m = k.try_inverse()? * h;
         let (m1, m2, m3) = (m.column(0).into_owned(), m.column(1).into_owned(), m.column(2).into_owned());
@@ -105,7 +110,7 @@ impl CameraPose {
         }
         // The table's normal in camera coordinates is r₃; the camera's axis is +z there.
         let tilt_deg = r3.z.abs().clamp(0.0, 1.0).acos().to_degrees();
-        Some(Self { h: *h, up: (k * r3) * lambda, front: lambda.signum(), focal_px: f, focal, eye, tilt_deg })
+        Some(Self { h: *h, up: (k * r3) * lambda, front: lambda.signum(), focal_px: f, focal, eye, tilt_deg, lens })
     }
 
     /// Focal length, pixels.
@@ -136,8 +141,14 @@ impl CameraPose {
     /// Where point `p` of the table, `z_in` inches above its surface, appears in the picture,
     /// pixels; `None` when it is not in front of the camera.
     pub fn image_from_table_at(&self, p: TablePoint, z_in: f64) -> Option<ImagePoint> {
+        let (x, y) = self.lens.distort(self.undistorted_at(p, z_in)?);
+        Some(ImagePoint::new(x, y))
+    }
+
+    /// [`Self::image_from_table_at`] in the undistorted picture.
+    fn undistorted_at(&self, p: TablePoint, z_in: f64) -> Option<(f64, f64)> {
         let q = self.h * Vector3::new(p.x, p.y, 1.0) + self.up * z_in;
-        (q.z * self.front > 0.0 && q.iter().all(|v| v.is_finite())).then(|| ImagePoint::new(q.x / q.z, q.y / q.z))
+        (q.z * self.front > 0.0 && q.iter().all(|v| v.is_finite())).then(|| (q.x / q.z, q.y / q.z))
     }
 
     /// The point at height `z_in` inches above the table that image point `p` shows (where the
@@ -147,10 +158,12 @@ impl CameraPose {
         let mut hz = self.h;
         hz.set_column(2, &(self.h.column(2) + self.up * z_in));
         let inv = homography::inverse(&hz)?;
-        let q = inv * Vector3::new(p.x, p.y, 1.0);
+        let u = self.lens.undistort((p.x, p.y));
+        let q = inv * Vector3::new(u.0, u.1, 1.0);
         let t = TablePoint::new(q.x / q.z, q.y / q.z);
-        let back = self.image_from_table_at(t, z_in)?;
-        (t.x.is_finite() && t.y.is_finite() && back.dist(p) <= 1e-6 * (1.0 + p.x.abs() + p.y.abs())).then_some(t)
+        let back = self.undistorted_at(t, z_in)?;
+        let off = (back.0 - u.0).hypot(back.1 - u.1);
+        (t.x.is_finite() && t.y.is_finite() && off <= 1e-6 * (1.0 + u.0.abs() + u.1.abs())).then_some(t)
     }
 }
 
