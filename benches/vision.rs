@@ -2,7 +2,9 @@
 //! ≈ 74 µs for 50; `perspectiveTransform` of 100k points ≈ 0.2 ms).
 //!
 //! 1. `fit_4`: the homography from the four table corners of a 1920×1080 view of a 48"×48" table.
-//! 2. `fit_50`: from 50 pairs (corners first, 46 points inside, clicks off by up to ±1 px): DLT + refinement.
+//! 2. `fit_50`: from 50 pairs (corners first, 46 points inside, clicks off by up to ±1 px): DLT + refinement, the
+//!    homography alone (`fit_without_lens`), as `findHomography` fits it; `fit_50_with_lens` and `fit_9_with_lens` (the
+//!    corners, edge middles and centre) fit the lens's distortion too, as `Calibration::fit` does from 8 pairs on.
 //! 3. `table_from_image_100k`: map 100,000 image points to the table (into a new `Vec`, and into a reused one).
 //! 4. `max_error_in_4`: the Monte Carlo error estimate (200 refits) of the 4-corner calibration.
 //! 5. `snap_corner`: snap a click 3 px off a corner in a 1920×1080 image.
@@ -37,7 +39,19 @@ fn fits(c: &mut Criterion) {
         let p = project(t);
         fifty.push(PointPair::new(ImagePoint::new(p.x + rng.range(-1.0, 1.0), p.y + rng.range(-1.0, 1.0)), t));
     }
-    c.bench_function("fit_50", |b| b.iter(|| Calibration::fit(IMAGE, black_box(&fifty)).expect("fit")));
+    c.bench_function("fit_50", |b| b.iter(|| Calibration::fit_without_lens(IMAGE, black_box(&fifty)).expect("fit")));
+    c.bench_function("fit_50_with_lens", |b| b.iter(|| Calibration::fit(IMAGE, black_box(&fifty)).expect("fit")));
+    let nine: Vec<PointPair> = four
+        .iter()
+        .copied()
+        .chain([(24.0, 0.0), (48.0, 24.0), (24.0, 48.0), (0.0, 24.0), (24.0, 24.0)].map(|(x, y)| {
+            let t = TablePoint::new(x, y);
+            PointPair::new(project(t), t)
+        }))
+        .collect();
+    c.bench_function("fit_9_with_lens", |b| b.iter(|| Calibration::fit(IMAGE, black_box(&nine)).expect("fit")));
+    let with_lens = Calibration::fit(IMAGE, &nine).expect("fit");
+    c.bench_function("max_error_in_9_with_lens", |b| b.iter(|| black_box(&with_lens).max_error_in()));
 
     let cal = Calibration::fit(IMAGE, &four).expect("fit");
     let points: Vec<ImagePoint> =

@@ -184,6 +184,10 @@ fn nine_known_points_undo_the_demo_lens() {
         assert_eq!(nine.lens().lambda().signum(), k1.signum(), "k1 {k1}: barrel is λ < 0");
         assert!(after < within_in && after < before / 10.0, "k1 {k1}: {after}\" (corners alone {before}\")");
         assert!(raised < within_px, "k1 {k1}: raised points off by {raised} px");
+        // The same nine points taken as undistorted: least squares spreads the lens's error.
+        let plain = Calibration::fit_without_lens(size, &nine_known_points(&cam)).expect("fits");
+        assert!(plain.lens().is_none());
+        assert!(worst_error(&cam, &plain) > 5.0 * after, "k1 {k1}: {} vs {after}", worst_error(&cam, &plain));
     }
 }
 

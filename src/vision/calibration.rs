@@ -254,6 +254,8 @@ pub struct Calibration {
     image_size: (u32, u32),
     pairs: Vec<PointPair>,
     lens: Lens,
+    /// Whether `lens` was fitted (from [`LENS_MIN_PAIRS`] pairs on, unless [`Calibration::fit_without_lens`]).
+    lens_fitted: bool,
     /// Table inches to undistorted pixels.
     image_from_table: Matrix3<f64>,
     table_from_image: Matrix3<f64>,
@@ -341,13 +343,29 @@ impl Calibration {
     /// position, in the same turning order as a camera above the table sees them; further pairs (edge midpoints,
     /// terrain corners) improve the fit. Method: Hartley-normalized DLT (both point sets moved to centroid 0 and mean
     /// distance √2), SVD of the 2n×9 system, denormalised; with more than four pairs, then a few Levenberg–Marquardt
-    /// steps on the reprojection error in pixels (the table points are taken as exact).
+    /// steps on the reprojection error in pixels (the table points are taken as exact). From [`LENS_MIN_PAIRS`] pairs
+    /// on, the lens's distortion ([`Lens`]) is fitted with it: the `λ` whose own homography (as above, to the
+    /// undistorted picture) leaves the least squared pixel residuals, by a scan over `±LENS_MAX_LAMBDA` and a
+    /// golden-section search.
     ///
     /// # Errors
     /// [`CalibrationError`] naming the pair at fault: fewer than 4 pairs, non-finite numbers, image points outside the
     /// image, repeated points, three of the first four in line, a flipped or self-crossing corner order, a point
     /// beyond the fitted horizon, or an ill-conditioned system.
     pub fn fit(image_size: (u32, u32), pairs: &[PointPair]) -> Result<Self, CalibrationError> {
+        Self::fit_with(image_size, pairs, true)
+    }
+
+    /// [`Self::fit`] taking the picture as undistorted whatever the number of pairs: the homography alone (as
+    /// OpenCV's `findHomography` fits it, for comparing the two).
+    ///
+    /// # Errors
+    /// As [`Self::fit`].
+    pub fn fit_without_lens(image_size: (u32, u32), pairs: &[PointPair]) -> Result<Self, CalibrationError> {
+        Self::fit_with(image_size, pairs, false)
+    }
+
+    fn fit_with(image_size: (u32, u32), pairs: &[PointPair], lens: bool) -> Result<Self, CalibrationError> {
         let (width, height) = image_size;
         if width == 0 || height == 0 {
             return Err(CalibrationError::EmptyImage { width, height });
@@ -403,11 +421,12 @@ impl Calibration {
         }
 
         let ill = |reason: String| CalibrationError::IllConditioned { reason };
-        let fitted = if pairs.len() >= LENS_MIN_PAIRS {
-            solve_lens(image_size, &table, &image, (-LENS_MAX_LAMBDA, LENS_MAX_LAMBDA), true, LENS_STEPS)
-        } else {
-            solve(&table, &image).map(|fit| (Lens::none(image_size), fit))
-        };
+        // (Should no lens give a usable fit, the homography alone still may.)
+        let fitted = (lens && pairs.len() >= LENS_MIN_PAIRS)
+            .then(|| solve_lens(image_size, &table, &image, (-LENS_MAX_LAMBDA, LENS_MAX_LAMBDA), true, LENS_STEPS))
+            .flatten()
+            .or_else(|| solve(&table, &image).map(|fit| (Lens::none(image_size), fit)));
+        let lens_fitted = fitted.as_ref().is_some_and(|(l, _)| !l.is_none());
         let (lens, (h, inv, conditioning)) =
             fitted.ok_or_else(|| ill("the linear system has no usable solution".into()))?;
         if conditioning < MIN_CONDITIONING {
@@ -456,6 +475,7 @@ impl Calibration {
             image_size,
             pairs: pairs.to_vec(),
             lens,
+            lens_fitted,
             image_from_table: h,
             table_from_image: inv,
             residuals,
@@ -547,7 +567,7 @@ impl Calibration {
     /// The per-axis click noise the residuals show, pixels: `sqrt(Σ r² / (2n − k))` (`k` = 8 of the 2n coordinates
     /// are spent on the homography, 9 with the lens), 0 with four pairs.
     pub fn residual_sigma_px(&self) -> f64 {
-        let spent = if self.pairs.len() >= LENS_MIN_PAIRS { 9 } else { 8 };
+        let spent = if self.lens_fitted { 9 } else { 8 };
         let dof = (2 * self.residuals.len()).saturating_sub(spent);
         if dof == 0 { 0.0 } else { (self.residuals.iter().map(|r| r * r).sum::<f64>() / dof as f64).sqrt() }
     }
@@ -585,7 +605,7 @@ impl Calibration {
         let table: Vec<P2> = self.pairs.iter().map(|p| (p.table.x, p.table.y)).collect();
         let ideal: Vec<P2> =
             table.iter().map(|&t| self.lens.distort(homography::apply(&self.image_from_table, t))).collect();
-        let with_lens = self.pairs.len() >= LENS_MIN_PAIRS;
+        let with_lens = self.lens_fitted;
         let lambda = self.lens.lambda();
         let reach =
             ((lambda - LENS_TRIAL_REACH).max(-LENS_MAX_LAMBDA), (lambda + LENS_TRIAL_REACH).min(LENS_MAX_LAMBDA));
