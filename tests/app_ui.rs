@@ -171,6 +171,34 @@ fn known_points_correct_the_demo_lens_from_the_eighth_on() {
     assert!(with_lens < 0.01, "{with_lens}");
 }
 
+/// In a small window (800×600) the side panels leave the picture a third of the width; the
+/// Panels box hides them and the picture grows to the window's width, with the troopers' list
+/// gone; ticked again, both come back.
+#[test]
+fn hiding_the_panels_gives_the_picture_the_window() {
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    let source = DemoSource::new(DemoCamera::default_demo(), default_scene());
+    let capture = sightline::camera::Capture::start(Box::new(source), || {}).map_err(|e| e.to_string());
+    let mut h = Harness::builder()
+        .with_size([800.0, 600.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(capture)));
+    wait_for_frame(&mut h);
+    h.run();
+    let with_panels = h.state().picture_rect().expect("the picture is drawn").width();
+    assert!(h.query_by_label("Troopers").is_some());
+    h.get_by_label("Panels").click();
+    h.run();
+    h.run();
+    let without = h.state().picture_rect().expect("the picture is drawn").width();
+    assert!(h.query_by_label("Troopers").is_none(), "the troopers' list is hidden");
+    assert!(with_panels < 450.0 && without > 750.0, "{with_panels} → {without}");
+    h.get_by_label("Panels").click();
+    h.run();
+    h.run();
+    assert!(h.query_by_label("Troopers").is_some());
+    assert_eq!(h.state().picture_rect().expect("drawn").width(), with_panels);
+}
+
 /// Wait until the app has a camera frame.
 fn wait_for_frame(h: &mut Harness<'_, SightlineApp>) {
     for _ in 0..2000 {

@@ -28,6 +28,9 @@ pub struct Prefs {
     pub view: View,
     /// Snap calibration clicks to the real corner nearby.
     pub snap: bool,
+    /// Show the side panels (the troopers on the left, the measures and the game on the right);
+    /// hidden, the picture or plan has the whole window (a small screen).
+    pub panels: bool,
 }
 
 /// The centre of the window.
@@ -41,7 +44,7 @@ pub enum View {
 
 impl Default for Prefs {
     fn default() -> Self {
-        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera, snap: true }
+        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera, snap: true, panels: true }
     }
 }
 
@@ -112,6 +115,8 @@ const MEASURES_MAX_SHARE: f32 = 0.3;
 /// The app's state: preferences, the scene and what is derived from it.
 pub struct SightlineApp {
     prefs: Prefs,
+    /// Where the camera picture was last drawn, screen points.
+    picture_rect: Option<egui::Rect>,
     scene: Scene,
     title: String,
     /// Every pair's distance, ZoC and LoF (refreshed, not recomputed, when troopers move).
@@ -158,6 +163,7 @@ impl SightlineApp {
         let pairs = PairTable::new(&scene);
         let mut app = Self {
             prefs,
+            picture_rect: None,
             scene,
             title,
             pairs,
@@ -287,6 +293,11 @@ impl SightlineApp {
     /// What the status bar says about the calibration.
     pub fn calibration_message(&self) -> Option<&str> {
         self.calibrator.message.as_deref()
+    }
+
+    /// Where the camera picture was last drawn, screen points (`None` before it was).
+    pub fn picture_rect(&self) -> Option<egui::Rect> {
+        self.picture_rect
     }
 
     /// Send a command as a panel would (tests use it).
@@ -569,6 +580,7 @@ impl SightlineApp {
 
     fn camera_ui(&mut self, ui: &mut egui::Ui) {
         let Some((f, response)) = self.camera.show(ui) else { return };
+        self.picture_rect = Some(f.rect);
         let painter = ui.painter_at(f.rect);
         if let Some(clicks) = &self.calibrator.clicks {
             let names = camera_view::corner_names(self.scene.table.width, self.scene.table.depth);
@@ -920,6 +932,36 @@ impl SightlineApp {
             }
         });
     }
+
+    /// The troopers panel on the left and the measures (and game) panel on the right.
+    fn side_panels(&mut self, ui: &mut egui::Ui) {
+        // (Scrolled: 60 troopers and the options below them do not fit a window's height.)
+        egui::Panel::left("troopers")
+            .default_size(170.0)
+            .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
+        let widest = (ui.ctx().content_rect().width() * MEASURES_MAX_SHARE).max(300.0);
+        egui::Panel::right("measures")
+            .default_size(330.0_f32.min(widest))
+            .max_size(widest)
+            // (Both ways: in the narrowest panel a long trooper name still scrolls, not clips.)
+            .show(ui, |ui| {
+                egui::ScrollArea::both().show(ui, |ui| {
+                    if let Some(g) = &self.game {
+                        let selected =
+                            self.selected.map(|i| self.scene.troopers[i].id.as_str()).or(self.off_table.as_deref());
+                        let tagging = self.draft.tagging;
+                        order_panel::ui(ui, g.game(), &mut self.draft, selected, &mut self.commands);
+                        ui.separator();
+                        // Tagging just turned on: the first click goes to a trooper whose player
+                        // is to deploy now, not to whoever happened to be selected.
+                        if self.draft.tagging && !tagging {
+                            self.select_first_due();
+                        }
+                    }
+                    self.measures_panel(ui);
+                })
+            });
+    }
 }
 
 impl eframe::App for SightlineApp {
@@ -994,7 +1036,7 @@ impl SightlineApp {
                 let calibrated = self.calibrator.calibration.is_some();
                 if ui
                     .add_enabled(calibrated, egui::Button::new("Add point"))
-                    .on_hover_text("Click a point whose table position you know (an edge midpoint, a terrain corner) to improve the calibration")
+                    .on_hover_text("Click a point whose table position you know (an edge midpoint, a terrain corner) to improve the calibration; from 8 points on (the corners and the four edge midpoints) it corrects the lens too")
                     .clicked()
                 {
                     self.commands.push(Command::StartKnownPoint);
@@ -1004,6 +1046,8 @@ impl SightlineApp {
                     self.commands.push(Command::ClearCalibration);
                 }
                 ui.separator();
+                ui.checkbox(&mut self.prefs.panels, "Panels")
+                    .on_hover_text("Show the side panels; hidden, the picture has the whole window");
                 if ui
                     .button("New game…")
                     .on_hover_text("Put both armies together and start a game file on the table in view")
@@ -1057,32 +1101,9 @@ impl SightlineApp {
                 });
             }
         });
-        // (Scrolled: 60 troopers and the options below them do not fit a window's height.)
-        egui::Panel::left("troopers")
-            .default_size(170.0)
-            .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
-        let widest = (ui.ctx().content_rect().width() * MEASURES_MAX_SHARE).max(300.0);
-        egui::Panel::right("measures")
-            .default_size(330.0_f32.min(widest))
-            .max_size(widest)
-            // (Both ways: in the narrowest panel a long trooper name still scrolls, not clips.)
-            .show(ui, |ui| {
-                egui::ScrollArea::both().show(ui, |ui| {
-                    if let Some(g) = &self.game {
-                        let selected =
-                            self.selected.map(|i| self.scene.troopers[i].id.as_str()).or(self.off_table.as_deref());
-                        let tagging = self.draft.tagging;
-                        order_panel::ui(ui, g.game(), &mut self.draft, selected, &mut self.commands);
-                        ui.separator();
-                        // Tagging just turned on: the first click goes to a trooper whose player
-                        // is to deploy now, not to whoever happened to be selected.
-                        if self.draft.tagging && !tagging {
-                            self.select_first_due();
-                        }
-                    }
-                    self.measures_panel(ui);
-                })
-            });
+        if self.prefs.panels {
+            self.side_panels(ui);
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             if self.prefs.view == View::Camera {
                 self.camera_ui(ui);
