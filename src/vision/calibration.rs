@@ -353,7 +353,11 @@ impl Calibration {
     /// image, repeated points, three of the first four in line, a flipped or self-crossing corner order, a point
     /// beyond the fitted horizon, or an ill-conditioned system.
     pub fn fit(image_size: (u32, u32), pairs: &[PointPair]) -> Result<Self, CalibrationError> {
+        // (A lens that the checks after the fit refuse — a point beyond the horizon it bends the view to — leaves
+        // the homography alone: a calibration that fitted before the lens was modelled still fits, so a saved game
+        // reopens calibrated. Bad input fails the same either way.)
         Self::fit_with(image_size, pairs, true)
+            .or_else(|e| if pairs.len() >= LENS_MIN_PAIRS { Self::fit_with(image_size, pairs, false) } else { Err(e) })
     }
 
     /// [`Self::fit`] taking the picture as undistorted whatever the number of pairs: the homography alone (as
