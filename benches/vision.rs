@@ -12,7 +12,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use image::{GrayImage, Luma};
 use sightline::geometry::TablePoint;
-use sightline::vision::{Calibration, ImagePoint, NormalRng, PointPair, corner_pairs, snap_corner};
+use sightline::vision::{Calibration, ImagePoint, NormalRng, PointPair, corner_pairs, known_points, snap_corner};
 use std::hint::black_box;
 
 const IMAGE: (u32, u32) = (1920, 1080);
@@ -41,14 +41,7 @@ fn fits(c: &mut Criterion) {
     }
     c.bench_function("fit_50", |b| b.iter(|| Calibration::fit_without_lens(IMAGE, black_box(&fifty)).expect("fit")));
     c.bench_function("fit_50_with_lens", |b| b.iter(|| Calibration::fit(IMAGE, black_box(&fifty)).expect("fit")));
-    let nine: Vec<PointPair> = four
-        .iter()
-        .copied()
-        .chain([(24.0, 0.0), (48.0, 24.0), (24.0, 48.0), (0.0, 24.0), (24.0, 24.0)].map(|(x, y)| {
-            let t = TablePoint::new(x, y);
-            PointPair::new(project(t), t)
-        }))
-        .collect();
+    let nine: Vec<PointPair> = known_points(48.0, 48.0).iter().map(|&t| PointPair::new(project(t), t)).collect();
     c.bench_function("fit_9_with_lens", |b| b.iter(|| Calibration::fit(IMAGE, black_box(&nine)).expect("fit")));
     let with_lens = Calibration::fit(IMAGE, &nine).expect("fit");
     c.bench_function("max_error_in_9_with_lens", |b| b.iter(|| black_box(&with_lens).max_error_in()));

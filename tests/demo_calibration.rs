@@ -4,7 +4,7 @@
 
 use sightline::camera::demo::{DemoCamera, default_scene};
 use sightline::geometry::TablePoint;
-use sightline::vision::{Calibration, ImagePoint, NormalRng, corner_pairs, snap_corner};
+use sightline::vision::{Calibration, ImagePoint, NormalRng, corner_pairs, known_points, snap_corner};
 
 const TABLE: (f64, f64) = (48.0, 48.0);
 const CORNERS: [(f64, f64); 4] = [(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0)];
@@ -148,19 +148,7 @@ fn raised_points_land_where_the_demo_camera_draws_them() {
 
 /// The four corners, the four edge middles and the table's centre, each where `cam` shows it.
 fn nine_known_points(cam: &DemoCamera) -> Vec<sightline::vision::PointPair> {
-    let (w, d) = TABLE;
-    let table = [
-        (0.0, 0.0),
-        (w, 0.0),
-        (w, d),
-        (0.0, d),
-        (w / 2.0, 0.0),
-        (w, d / 2.0),
-        (w / 2.0, d),
-        (0.0, d / 2.0),
-        (w / 2.0, d / 2.0),
-    ];
-    table.iter().map(|&(x, y)| sightline::vision::PointPair::new(truth(cam, x, y), TablePoint::new(x, y))).collect()
+    known_points(TABLE.0, TABLE.1).iter().map(|&t| sightline::vision::PointPair::new(truth(cam, t.x, t.y), t)).collect()
 }
 
 /// The lens model at work (assumption CAMERA_INTRINSICS): from the four corners, the four edge
@@ -235,10 +223,9 @@ fn the_lens_fit_finds_lambda_over_random_cameras() {
         };
         let grid: Vec<(f64, f64)> =
             (0..=12).flat_map(|i| (0..=12).map(move |j| (4.0 * f64::from(i), 4.0 * f64::from(j)))).collect();
-        let nine = nine_known_points(&pinhole);
-        let Some(pairs) = nine
+        let Some(pairs) = known_points(TABLE.0, TABLE.1)
             .iter()
-            .map(|p| Some(sightline::vision::PointPair::new(seen(p.table.x, p.table.y)?, p.table)))
+            .map(|&t| Some(sightline::vision::PointPair::new(seen(t.x, t.y)?, t)))
             .collect::<Option<Vec<_>>>()
         else {
             continue; // the lens pushes a known point out of the picture

@@ -665,8 +665,8 @@ impl SightlineApp {
         // While the Models are deployed: the Deployment Zones' edges, on the table's surface.
         if self.game.as_ref().is_some_and(|g| g.game().deployment_open()) {
             for (side, zone) in self.deployment_zones() {
-                let pts = view.path(&zone, 0.0, true);
                 if zone.iter().all(|&p| view.screen_from_table(p, 0.0).is_some()) {
+                    let pts = view.path(&zone, 0.0, true);
                     plan::dashed_outline(&painter, &pts, egui::Stroke::new(2.0, plan::side_colour(side)), 10.0, 5.0);
                 }
             }
@@ -1208,13 +1208,9 @@ fn nearest_base(
 /// [`crate::vision::LENS_MIN_PAIRS`]).
 pub fn demo_calibration(table: (f64, f64)) -> Option<crate::vision::Calibration> {
     let cam = crate::camera::demo::DemoCamera::default_demo();
-    let (w, d) = table;
-    let known = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d), (w / 2.0, 0.0), (w, d / 2.0), (w / 2.0, d), (0.0, d / 2.0)];
-    let pairs = known
+    let pairs = crate::vision::known_points(table.0, table.1)
         .into_iter()
-        .chain([(w / 2.0, d / 2.0)])
-        .map(|(x, y)| {
-            let t = crate::geometry::TablePoint::new(x, y);
+        .map(|t| {
             let (u, v) = cam.image_from_table(t, table)?;
             Some(crate::vision::PointPair::new(crate::vision::ImagePoint::new(u, v), t))
         })

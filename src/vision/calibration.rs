@@ -238,9 +238,27 @@ impl CalibrationError {
 /// The four pairs for the table corners (0,0), (W,0), (W,D), (0,D), in that order, given where each appears in the
 /// image. `table_width_in` is W, `table_depth_in` is D (inches).
 pub fn corner_pairs(table_width_in: f64, table_depth_in: f64, corners: [ImagePoint; 4]) -> [PointPair; 4] {
-    let (w, d) = (table_width_in, table_depth_in);
-    let table = [TablePoint::new(0.0, 0.0), TablePoint::new(w, 0.0), TablePoint::new(w, d), TablePoint::new(0.0, d)];
+    let table = known_points(table_width_in, table_depth_in);
     [0, 1, 2, 3].map(|i| PointPair::new(corners[i], table[i]))
+}
+
+/// The nine points of a W × D table (inches) that are easy to find on the picture: the corners in
+/// [`corner_pairs`]'s order, then the middles of the edges (y = 0, x = W, y = D, x = 0), then the
+/// centre. With the corners, the edge middles make the [`LENS_MIN_PAIRS`] that correct the lens.
+pub fn known_points(table_width_in: f64, table_depth_in: f64) -> [TablePoint; 9] {
+    let (w, d) = (table_width_in, table_depth_in);
+    [
+        (0.0, 0.0),
+        (w, 0.0),
+        (w, d),
+        (0.0, d),
+        (w / 2.0, 0.0),
+        (w, d / 2.0),
+        (w / 2.0, d),
+        (0.0, d / 2.0),
+        (w / 2.0, d / 2.0),
+    ]
+    .map(|(x, y)| TablePoint::new(x, y))
 }
 
 /// An image ↔ table homography fitted from point pairs, with its residuals.
@@ -369,7 +387,7 @@ impl Calibration {
         Self::fit_with(image_size, pairs, false)
     }
 
-    fn fit_with(image_size: (u32, u32), pairs: &[PointPair], lens: bool) -> Result<Self, CalibrationError> {
+    fn fit_with(image_size: (u32, u32), pairs: &[PointPair], fit_lens: bool) -> Result<Self, CalibrationError> {
         let (width, height) = image_size;
         if width == 0 || height == 0 {
             return Err(CalibrationError::EmptyImage { width, height });
@@ -426,7 +444,7 @@ impl Calibration {
 
         let ill = |reason: String| CalibrationError::IllConditioned { reason };
         // (Should no lens give a usable fit, the homography alone still may.)
-        let fitted = (lens && pairs.len() >= LENS_MIN_PAIRS)
+        let fitted = (fit_lens && pairs.len() >= LENS_MIN_PAIRS)
             .then(|| solve_lens(image_size, &table, &image, (-LENS_MAX_LAMBDA, LENS_MAX_LAMBDA), true, LENS_STEPS))
             .flatten()
             .or_else(|| solve(&table, &image).map(|fit| (Lens::none(image_size), fit)));
@@ -529,8 +547,13 @@ impl Calibration {
 
     /// Where a point of the table plane appears in the image, pixels.
     pub fn image_from_table(&self, p: TablePoint) -> ImagePoint {
-        let (x, y) = self.lens.distort(homography::apply(&self.image_from_table, (p.x, p.y)));
+        let (x, y) = self.image_from_table_xy((p.x, p.y));
         ImagePoint::new(x, y)
+    }
+
+    /// [`Self::image_from_table`] on plain `(x, y)` pairs: through the homography, then the lens.
+    fn image_from_table_xy(&self, t: P2) -> P2 {
+        self.lens.distort(homography::apply(&self.image_from_table, t))
     }
 
     /// The camera behind the calibration, for points above the table (see [`CameraPose`]);
@@ -603,12 +626,11 @@ impl Calibration {
                 let fx = (k % n) as f64 / (n - 1) as f64;
                 let fy = (k / n) as f64 / (n - 1) as f64;
                 let g = (lo.x + fx * (hi.x - lo.x), lo.y + fy * (hi.y - lo.y));
-                (g, self.lens.distort(homography::apply(&self.image_from_table, g)))
+                (g, self.image_from_table_xy(g))
             })
             .collect();
         let table: Vec<P2> = self.pairs.iter().map(|p| (p.table.x, p.table.y)).collect();
-        let ideal: Vec<P2> =
-            table.iter().map(|&t| self.lens.distort(homography::apply(&self.image_from_table, t))).collect();
+        let ideal: Vec<P2> = table.iter().map(|&t| self.image_from_table_xy(t)).collect();
         let with_lens = self.lens_fitted;
         let lambda = self.lens.lambda();
         let reach =
@@ -648,7 +670,7 @@ mod tests {
     #[test]
     fn a_division_model_lens_is_recovered_exactly_from_nine_points() {
         // Pixels bent by λ = −0.15 through a known homography: the fit finds λ, and maps the
-        // table's points back exactly; with the four corners alone the lens is left out.
+        // table's points back exactly; with seven of the points the lens is left out.
         let truth = Matrix3::new(20.0, 3.0, 400.0, -1.0, -15.0, 900.0, 0.0005, -0.004, 1.0);
         let size = (1920, 1080);
         let lens = Lens::new(size, -0.15);
@@ -656,14 +678,8 @@ mod tests {
             let p = lens.distort(homography::apply(&truth, t));
             ImagePoint::new(p.0, p.1)
         };
-        let grid = [(0, 0), (2, 0), (2, 2), (0, 2), (1, 0), (2, 1), (1, 2), (0, 1), (1, 1)];
-        let pairs: Vec<PointPair> = grid
-            .iter()
-            .map(|&(i, j)| {
-                let t = (24.0 * f64::from(i), 24.0 * f64::from(j));
-                PointPair::new(seen(t), TablePoint::new(t.0, t.1))
-            })
-            .collect();
+        let pairs: Vec<PointPair> =
+            known_points(48.0, 48.0).iter().map(|&t| PointPair::new(seen((t.x, t.y)), t)).collect();
         let cal = Calibration::fit(size, &pairs).expect("fits");
         assert!((cal.lens().lambda() + 0.15).abs() < 1e-6, "λ = {}", cal.lens().lambda());
         for t in [(5.0, 7.0), (40.0, 3.0), (24.0, 30.0), (47.0, 47.0)] {

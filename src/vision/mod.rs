@@ -40,7 +40,7 @@ mod snap;
 
 pub use calibration::{
     CLICK_SIGMA_PX, COLLINEAR_RATIO, Calibration, CalibrationError, ERROR_GRID, ERROR_PERCENTILE, ERROR_TRIALS,
-    LENS_MAX_LAMBDA, LENS_MIN_PAIRS, MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs,
+    LENS_MAX_LAMBDA, LENS_MIN_PAIRS, MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs, known_points,
 };
 pub use lens::Lens;
 pub use noise::NormalRng;
