@@ -362,8 +362,16 @@ impl Calibrator {
                 None => "; no camera fits it: heights left out of the picture".to_string(),
             };
             let lens = if c.lens().is_none() {
-                let more = crate::vision::LENS_MIN_PAIRS.saturating_sub(c.pairs().len());
-                format!("; lens not corrected ({more} more known point{} needed)", if more == 1 { "" } else { "s" })
+                match crate::vision::LENS_MIN_PAIRS.saturating_sub(c.pairs().len()) {
+                    // Enough points, but no lens fitted them inside the checks (`Calibration::fit` fell back).
+                    0 => "; lens not corrected (these points fit no lens: the picture is taken as undistorted)".into(),
+                    more => {
+                        format!(
+                            "; lens not corrected ({more} more known point{} needed)",
+                            if more == 1 { "" } else { "s" }
+                        )
+                    }
+                }
             } else {
                 format!("; lens corrected (λ = {:+.3}, up to {:.1} px)", c.lens().lambda(), c.lens().worst_shift_px())
             };
@@ -452,6 +460,27 @@ mod tests {
     use super::*;
     use crate::geometry::TablePoint;
     use crate::vision::{Calibration, ImagePoint, corner_pairs};
+
+    /// The status line says why the lens is not corrected: too few known points (and how many more
+    /// are needed), or enough points that no lens fits, when the picture is taken as undistorted.
+    #[test]
+    fn the_calibration_line_says_why_the_lens_is_not_corrected() {
+        let quality = |pairs: &[crate::vision::PointPair]| {
+            let c = Calibrator {
+                calibration: Some(Calibration::fit((1280, 720), pairs).expect("fits")),
+                ..Calibrator::default()
+            };
+            c.quality().expect("a calibration")
+        };
+        let pairs = crate::vision::points_no_lens_fits();
+        let line = quality(&pairs[..7]);
+        assert!(line.contains("lens not corrected (1 more known point needed)"), "{line}");
+        let line = quality(&pairs[..5]);
+        assert!(line.contains("lens not corrected (3 more known points needed)"), "{line}");
+        let line = quality(&pairs);
+        assert!(line.contains("lens not corrected (these points fit no lens"), "{line}");
+        assert!(!line.contains("more known point"), "{line}");
+    }
 
     /// With the demo lens corrected, a table edge is drawn as the curve the picture shows it as:
     /// every piece's end lies where the demo camera puts that point of the edge, while the

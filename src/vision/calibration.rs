@@ -664,7 +664,7 @@ impl Calibration {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -693,6 +693,44 @@ mod tests {
         let seven = Calibration::fit(size, &pairs[..7]).expect("fits");
         assert!(seven.lens().is_none());
         assert!(seven.rms_px() > 1.0, "{}", seven.rms_px());
+    }
+
+    /// Nine points clicked far off (five of them hundreds of pixels from where the table's
+    /// points are, under a steep view whose far corners sit near the horizon): the lens that fits
+    /// them best bends a point beyond the horizon, which the checks refuse; the homography alone
+    /// passes them, and `fit` falls back to it rather than failing.
+    pub(crate) fn points_no_lens_fits() -> Vec<PointPair> {
+        let image = [
+            (100.0, 710.0),
+            (1180.0, 710.0),
+            (700.0, 30.0),
+            (580.0, 30.0),
+            (337.093_637_927, 355.617_879_18),
+            (720.640_416_459, 200.955_214_881),
+            (718.579_497_759, 358.093_905_517),
+            (0.0, 470.849_568_274),
+            (792.902_140_993, 169.672_018_699),
+        ];
+        image
+            .iter()
+            .zip(known_points(48.0, 48.0))
+            .map(|(&(x, y), t)| PointPair::new(ImagePoint::new(x, y), t))
+            .collect()
+    }
+
+    #[test]
+    fn a_lens_the_checks_refuse_falls_back_to_the_homography_alone() {
+        let pairs = points_no_lens_fits();
+        let with_lens = Calibration::fit_with((1280, 720), &pairs, true);
+        assert!(
+            with_lens.is_err(),
+            "the lens-fitted view passed the checks: {:?}",
+            with_lens.map(|c| c.lens().lambda())
+        );
+        let cal = Calibration::fit((1280, 720), &pairs).expect("the homography alone fits");
+        assert!(cal.lens().is_none());
+        let alone = Calibration::fit_without_lens((1280, 720), &pairs).expect("fits");
+        assert_eq!(cal.residuals_px(), alone.residuals_px());
     }
 
     #[test]

@@ -38,6 +38,8 @@ mod noise;
 mod pose;
 mod snap;
 
+#[cfg(test)]
+pub(crate) use calibration::tests::points_no_lens_fits;
 pub use calibration::{
     CLICK_SIGMA_PX, COLLINEAR_RATIO, Calibration, CalibrationError, ERROR_GRID, ERROR_PERCENTILE, ERROR_TRIALS,
     LENS_MAX_LAMBDA, LENS_MIN_PAIRS, MIN_CONDITIONING, REPEAT_IN, REPEAT_PX, Role, corner_pairs, known_points,
