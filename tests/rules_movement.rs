@@ -228,13 +228,7 @@ fn troopers_moving_in_one_declaration_do_not_block_each_other() {
 }
 
 #[test]
-fn nothing_ends_where_it_cannot_stand_inside_a_piece_or_in_another_troopers_space() {
-    // a1 jumps (no distance checked) onto the 1" crate's footprint: vaulted on the way, but it
-    // cannot stand inside it; beside it, it can.
-    let g = activate(&table(json!([4, 4])), "a1");
-    let r = no(&g, declare("jump", "a1", json!([[20.5, 27]])), Rule::GeneralMovement);
-    assert!(r.reason.contains("inside crate"), "{}", r.reason);
-    ok(&g, declare("jump", "a1", json!([[22, 27]])));
+fn nothing_ends_in_another_troopers_space_and_a_placement_stands_on_the_surface_there() {
     // The Paratrooper cannot land on a1's base, nor beside the Lieutenant's base in it.
     let g = activate(&table(json!([4, 4])), "a_para");
     let r = no(&g, declare("move", "a_para", json!([[10.5, 10]])), Rule::GeneralMovement);
@@ -246,9 +240,11 @@ fn nothing_ends_where_it_cannot_stand_inside_a_piece_or_in_another_troopers_spac
         |x: f64, y: f64| json!({"type": "resolve", "outcomes": [{"type": "place", "trooper": "a1", "x": x, "y": y}]});
     let r = no(&g, place(2.5, 46.0), Rule::GeneralMovement);
     assert!(r.reason.contains("a_lt's space") && r.reason.contains("overlap by"), "{}", r.reason);
-    no(&g, place(20.5, 10.0), Rule::GeneralMovement);
     let placed = ok(&g, place(4.0, 46.0));
     assert!(placed.trooper("a1").and_then(|t| t.position).is_some_and(|p| (p.x, p.y) == (4.0, 46.0)));
+    // A trooper placed on a piece stands on its top.
+    let on_wall = ok(&g, place(20.5, 10.0));
+    assert_eq!(on_wall.trooper("a1").and_then(|t| t.position).map(|p| p.elevation), Some(3.0));
 }
 
 #[test]

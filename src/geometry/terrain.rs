@@ -203,11 +203,7 @@ pub(crate) fn convex_parts(polygon: &[TablePoint]) -> Vec<Vec<TablePoint>> {
 /// the top of the highest piece whose footprint has `p` inside, else the table (0), inches. (The
 /// standing rule a scene and the rules engine apply: a base centre inside a piece is on top of it.)
 pub fn surface_height(terrain: &[Terrain], p: TablePoint) -> f64 {
-    terrain
-        .iter()
-        .filter(|t| super::segment::locate(&t.polygon, p) == super::segment::Where::Inside)
-        .map(|t| t.height_in)
-        .fold(0.0, f64::max)
+    super::surface_at(terrain, p).height_in
 }
 
 /// How far a base of radius `r` centred at `centre` reaches outside the area `polygon` (a zone

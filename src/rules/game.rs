@@ -16,8 +16,9 @@ use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setu
 use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
-    Arc, Body, Obstacles, Side, StandingProblem, Table, TablePoint, Terrain, base_crossings, line_of_fire,
-    may_pass_through, path_length, route_events, standing_problem, terrain_crossings, zoc,
+    Arc, Body, LandingProblem, Obstacles, RoutePoint, Side, StandingProblem, Table, TablePoint, Terrain, WalkProblem,
+    base_crossings, landing_problem, leap, leap_length, line_of_fire, may_pass_through, path_length,
+    route_events_with_levels, standing_problem, surface_height, walk_problems, zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -92,6 +93,12 @@ pub enum Rule {
     /// Dodge: how far (assumption `DODGE_MOVE_IN`).
     #[serde(rename = "Dodge")]
     Dodge,
+    /// Climb: how far (N4 Climb: up to the first MOV value; measured as N4 FAQ 1.3 has it).
+    #[serde(rename = "Climb")]
+    Climb,
+    /// Jump: how far (N4 Jump: up to the first MOV value; measured as N4 FAQ 1.3 has it).
+    #[serde(rename = "Jump")]
+    Jump,
     /// General Movement Rules: what a route may pass over (obstacles no taller than the
     /// Silhouette; taller ones need Climb or Jump).
     #[serde(rename = "General Movement Rules")]
@@ -130,6 +137,8 @@ impl Rule {
             Rule::Move => "Move",
             Rule::CautiousMovement => "Cautious Movement",
             Rule::Dodge => "Dodge",
+            Rule::Climb => "Climb",
+            Rule::Jump => "Jump",
             Rule::GeneralMovement => "General Movement Rules",
             Rule::Deployment => "Deployment Phase",
             Rule::BadInput => "Bad input",
@@ -145,6 +154,11 @@ pub struct Rejection {
     pub rule: Rule,
     /// What was wrong.
     pub reason: String,
+}
+
+/// An Order's path, as stored (`(x, y, level)` in table inches), as route points.
+fn route_points(path: &[(f64, f64, f64)]) -> Vec<RoutePoint> {
+    path.iter().map(|&(x, y, level_in)| RoutePoint { at: TablePoint::new(x, y), level_in }).collect()
 }
 
 /// A trooper moved by the declaration being checked: its index, where it started, the route's
@@ -543,8 +557,10 @@ pub struct Activation {
     pub skills: Vec<Declaration>,
     /// The step.
     pub step: OrderStep,
-    /// Each activated trooper's path this Order: where it stood, then every point it moved through.
-    pub paths: BTreeMap<String, Vec<(f64, f64)>>,
+    /// Each activated trooper's path this Order: where it stood, then every point it moved through,
+    /// each as `(x, y, level)` in table inches (the level of its base's underside: a change of
+    /// level is two points at one place, or a Climb's or Jump's slope).
+    pub paths: BTreeMap<String, Vec<(f64, f64, f64)>>,
     /// Troopers eligible in window 1, with why.
     pub eligible_1: BTreeMap<String, Vec<AroReason>>,
     /// Troopers eligible in window 2 (not eligible in window 1), with why.
@@ -1916,7 +1932,9 @@ impl Game {
         }
         let paths = activated
             .iter()
-            .filter_map(|id| self.trooper(id).and_then(|t| t.position).map(|p| (id.clone(), vec![(p.x, p.y)])))
+            .filter_map(|id| {
+                self.trooper(id).and_then(|t| t.position).map(|p| (id.clone(), vec![(p.x, p.y, p.elevation)]))
+            })
             .collect();
         self.orders_this_turn += 1;
         self.order = Some(Activation {
@@ -2101,14 +2119,16 @@ impl Game {
             let cur = match self.troopers[i].position {
                 Some(p) => p,
                 None => {
-                    // Entering the table (Airborne Deployment …): the first point is where it enters.
+                    // Entering the table (Airborne Deployment …): the first point is where it
+                    // enters, on the surface there.
                     let (x, y) = route.remove(0);
-                    path.push((x, y));
-                    Placement { x, y, facing: 0.0, elevation: 0.0 }
+                    let elevation = surface_height(&self.terrain, TablePoint::new(x, y));
+                    path.push((x, y, elevation));
+                    Placement { x, y, facing: 0.0, elevation }
                 }
             };
             let route_pts: Vec<TablePoint> = route.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
-            self.check_move_route(skill, &order, i, cur, &route_pts)?;
+            let levels = self.check_move_route(skill, &order, i, cur, &route_pts)?;
             let mut last = (cur.x, cur.y);
             let mut facing = cur.facing;
             for &p in &route {
@@ -2116,16 +2136,18 @@ impl Game {
                     facing = (p.1 - last.1).atan2(p.0 - last.0).to_degrees();
                 }
                 last = p;
-                path.push(p);
             }
+            path.extend(levels.iter().skip(1).map(|q| (q.at.x, q.at.y, q.level_in)));
+            let elevation = levels.last().map_or(cur.elevation, |q| q.level_in);
             let facing = m.facing.unwrap_or(facing);
             if !facing.is_finite() {
                 return reject(Rule::BadInput, format!("{}: facing is not a number", m.trooper));
             }
-            self.troopers[i].position = Some(Placement { x: last.0, y: last.1, facing, elevation: cur.elevation });
+            self.troopers[i].position = Some(Placement { x: last.0, y: last.1, facing, elevation });
             moved.push((i, cur, route_pts));
         }
         self.check_route_bases(skill, &moved)?;
+        self.check_landings(skill, &moved)?;
         for id in &order.troopers {
             if self.trooper(id).is_some_and(|t| t.position.is_none()) {
                 return reject(
@@ -2192,12 +2214,15 @@ impl Game {
 
     /// Refuse a declared route that goes further than the skill allows (N4 Move: the first MOV
     /// value, the second for a second Move in the Order; Cautious Movement: the first;
-    /// `DODGE_MOVE_IN` for a Dodge), or whose base passes into terrain taller than the trooper's
-    /// Silhouette with a skill that cannot go over it (N4 General Movement Rules: obstacles no
-    /// taller are vaulted; taller ones need Climb or Jump). The length is the base's path from
-    /// `from` (where it stands, or where it enters the table) through `route`, inches: every
-    /// point of a base travels it when the base moves without turning (N4 "Moving and
-    /// Measuring": always measured from the same point of the base).
+    /// `DODGE_MOVE_IN` for a Dodge; Climb and Jump: the first, measured up and down as N4 FAQ 1.3
+    /// has it, [`leap_length`]), or that goes where the skill cannot (N4 General Movement Rules,
+    /// [`walk_problems`]: a plain move follows the surfaces, over obstacles no taller than the
+    /// trooper's Silhouette, and steps down no further; taller ones need Climb or Jump). The
+    /// length over the table is the base's path from `from` (where it stands, or where it enters
+    /// the table) through `route`, inches: every point of a base travels it when the base moves
+    /// without turning (N4 "Moving and Measuring": always measured from the same point of the
+    /// base); going up and over an obstacle adds nothing to it. Returns the route with the
+    /// trooper's level at each point ([`walk`] or [`leap`]), ending on the surface it lands on.
     fn check_move_route(
         &self,
         skill: &skills::Skill,
@@ -2205,11 +2230,22 @@ impl Game {
         i: usize,
         from: Placement,
         route: &[TablePoint],
-    ) -> Result<(), Rejection> {
+    ) -> Result<Vec<RoutePoint>, Rejection> {
         let t = &self.troopers[i];
+        let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
+        let (levels, problems) = if skill.over_obstacles {
+            (leap(&body, route, &self.terrain), Vec::new())
+        } else {
+            let (w, problems) = walk_problems(&body, route, &self.terrain);
+            (w.path, problems)
+        };
+        let end_level = levels.last().map_or(from.elevation, |q| q.level_in);
         let mut pts = vec![from.point()];
         pts.extend_from_slice(route);
-        let length = path_length(&pts);
+        let length = match skill.reach {
+            Reach::Leap => leap_length(&body, route, end_level),
+            _ => path_length(&pts),
+        };
         let earlier_moves = order.skills.iter().filter(|s| s.skill == skill.id).count();
         let limit = match (skill.reach, t.mov) {
             (Reach::MovValues, Some(m)) => {
@@ -2234,6 +2270,21 @@ impl Game {
                 assume::DODGE_MOVE_IN,
                 format!("in a Dodge; a Dodge moves at most {}\"", inches(assume::DODGE_MOVE_IN)),
             )),
+            (Reach::Leap, Some(m)) => Some((
+                if skill.id == "climb" { Rule::Climb } else { Rule::Jump },
+                m[0],
+                format!(
+                    "in its {} ({}\" over the table, from {}\" up to {}\" up, measured from the top of its \
+                     Silhouette going up and from its base going down); its MOV is {}, so at most the first \
+                     value, {}\"",
+                    skill.name,
+                    inches(path_length(&pts)),
+                    inches(from.elevation),
+                    inches(end_level),
+                    mov_text(m),
+                    inches(m[0])
+                ),
+            )),
             _ => None,
         };
         if let Some((rule, most, why)) = limit
@@ -2241,30 +2292,38 @@ impl Game {
         {
             return reject(rule, format!("{} would move {length:.3}\" {why}", t.id));
         }
-        if skill.over_obstacles {
-            return Ok(());
-        }
-        let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        if let Some(c) = terrain_crossings(&body, route, &self.terrain).into_iter().find(|c| !c.vaultable) {
-            let piece = &self.terrain[c.piece];
-            let s = c.stretches[0];
-            return reject(
+        let tall = (t.silhouette.value(), t.silhouette.height_in());
+        match problems.first() {
+            None => Ok(levels),
+            Some(WalkProblem::Into { piece, rise_in, stretch: s }) => reject(
                 Rule::GeneralMovement,
                 format!(
                     "{}'s base would pass into {} from {:.3}\" to {:.3}\" along its route: it rises {}\" above the base, \
                      more than its S{} Silhouette's {:.2}\"; {} cannot cross it (go around, or declare Climb or Jump)",
                     t.id,
-                    piece.id,
+                    self.terrain[*piece].id,
                     s.from_in,
                     s.to_in,
-                    inches(c.rise_in),
-                    t.silhouette.value(),
-                    t.silhouette.height_in(),
+                    inches(*rise_in),
+                    tall.0,
+                    tall.1,
                     skill.name,
                 ),
-            );
+            ),
+            Some(WalkProblem::Down { piece, drop_in, along_in, .. }) => reject(
+                Rule::GeneralMovement,
+                format!(
+                    "{} would step down {}\" off {} at {along_in:.3}\" along its route, more than its S{} Silhouette's \
+                     {:.2}\"; {} cannot go down that far (declare Climb or Jump)",
+                    t.id,
+                    inches(*drop_in),
+                    piece.map_or("where it stands", |k| self.terrain[k].id.as_str()),
+                    tall.0,
+                    tall.1,
+                    skill.name,
+                ),
+            ),
         }
-        Ok(())
     }
 
     /// Refuse moves (each trooper, where it started, its route; the troopers already placed at
@@ -2276,8 +2335,9 @@ impl Game {
     /// General Movement Rules, where troopers end up: every trooper this game put somewhere that
     /// `before` did not have it — the end of a move, a trooper entering the table, a placement
     /// reported at Resolution — must be able to stand there: not inside a terrain piece below its
-    /// top (standing on top of a piece is not modelled: routes are flat, ROUTE_LEVEL), not in
-    /// another trooper's space ([`standing_problem`], the checks a scene makes).
+    /// top (a move and a placement put it on the surface there, so this catches a deployment's
+    /// elevation given by hand), not in another trooper's space ([`standing_problem`], the checks
+    /// a scene makes).
     fn check_standing(&self, before: &Game) -> Result<(), Rejection> {
         let (bodies, map) = self.bodies();
         let owner: Vec<usize> = (0..self.troopers.len()).filter(|&k| map[k].is_some()).collect();
@@ -2294,8 +2354,8 @@ impl Game {
                     return reject(
                         Rule::GeneralMovement,
                         format!(
-                            "{} would stand inside {} ({:.1}\" high) with its base centre on it: a trooper ends beside a \
-                             piece (standing on top of one is not modelled)",
+                            "{} would stand inside {} ({:.1}\" high) with its base centre on it: a trooper stands beside a \
+                             piece or on its top (at an elevation of its height)",
                             t.id, p.id, p.height_in
                         ),
                     );
@@ -2316,6 +2376,39 @@ impl Game {
         Ok(())
     }
 
+    /// Refuse a move that does not end on a surface as large as the base (N4 Move, Climb and
+    /// Jump Requirements; [`landing_problem`]): every mover, where its route put it, at the
+    /// level of the surface there.
+    fn check_landings(&self, skill: &skills::Skill, moved: &[Moved]) -> Result<(), Rejection> {
+        for (i, ..) in moved {
+            let t = &self.troopers[*i];
+            let Some(p) = t.position else { continue };
+            let body = Body::new(p.point(), t.silhouette).elevated(p.elevation);
+            let why = "a move ends on a surface as large as the base";
+            let reason = match landing_problem(&body, &self.terrain) {
+                None => continue,
+                Some(LandingProblem::OverHigher { piece, by_in }) => {
+                    let piece = &self.terrain[piece];
+                    format!(
+                        "{} would end its {} with its base {by_in:.2}\" over {} ({}\" high, above the {}\" it would \
+                         stand at): {why}",
+                        t.id,
+                        skill.name,
+                        piece.id,
+                        inches(piece.height_in),
+                        inches(p.elevation)
+                    )
+                }
+                Some(LandingProblem::OffTheTop { piece, by_in }) => format!(
+                    "{} would end its {} on top of {} with its base {by_in:.2}\" past the top's edge: {why}",
+                    t.id, skill.name, self.terrain[piece].id
+                ),
+            };
+            return reject(Rule::GeneralMovement, reason);
+        }
+        Ok(())
+    }
+
     fn check_route_bases(&self, skill: &skills::Skill, moved: &[Moved]) -> Result<(), Rejection> {
         let (bodies, map) = self.bodies();
         let movers: Vec<usize> = moved.iter().filter_map(|(i, ..)| map[*i]).collect();
@@ -2324,7 +2417,7 @@ impl Game {
         for (i, from, route) in moved {
             let Some(me) = map[*i] else { continue };
             let t = &self.troopers[*i];
-            let start = bodies[me].at(from.point());
+            let start = bodies[me].at(from.point()).elevated(from.elevation);
             if !skill.over_obstacles {
                 for c in base_crossings(&start, route, &bodies, &movers) {
                     let o = name(c.trooper);
@@ -2403,11 +2496,9 @@ impl Game {
             if path.len() > 1 && assume::FACE_FREELY_WHILE_MOVING {
                 // Along the path, turning freely: the target's view back is the same set of lines.
                 let mut start = bodies.clone();
-                start[vb] = start[vb].at(TablePoint::new(path[0].0, path[0].1)).with_arc(Arc::All360);
+                start[vb] = start[vb].with_arc(Arc::All360);
                 start[tb] = start[tb].with_arc(Arc::All360);
-                let obs = Obstacles::new(&self.terrain, &start);
-                let route: Vec<TablePoint> = path[1..].iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
-                let ev = route_events(&obs, &start, vb, &route);
+                let ev = route_events_with_levels(&self.terrain, &start, vb, &route_points(&path));
                 if ev.iter().any(|e| e.observer == tb && !e.lof.is_empty()) {
                     return Ok(true);
                 }
@@ -2447,14 +2538,13 @@ impl Game {
             let ai = self.index(a_id)?;
             let Some(ab) = map[ai] else { continue };
             let path = order.paths.get(a_id).cloned().unwrap_or_default();
-            // Place the mover at its path's start, and walk the route.
-            let mut start = bodies.clone();
-            if let Some(&(x, y)) = path.first() {
-                start[ab] = start[ab].at(TablePoint::new(x, y));
+            // Walk the mover along its path, at each point's level (from where it stood).
+            let mut path = route_points(&path);
+            if path.is_empty() {
+                path.push(RoutePoint { at: bodies[ab].centre, level_in: bodies[ab].elevation_in });
             }
-            let obs = Obstacles::new(&self.terrain, &start);
-            let route: Vec<TablePoint> = path.iter().skip(1).map(|&(x, y)| TablePoint::new(x, y)).collect();
-            let events = route_events(&obs, &start, ab, &route);
+            let start = bodies.clone();
+            let events = route_events_with_levels(&self.terrain, &start, ab, &path);
             let seen_by = |bi: usize| events.iter().find(|e| e.observer == bi);
             let push = |out: &mut BTreeMap<String, Vec<AroReason>>, id: &str, r: AroReason| {
                 let v = out.entry(id.to_string()).or_default();
@@ -2819,11 +2909,12 @@ impl Game {
                     }
                     let old =
                         self.troopers[i].position.unwrap_or(Placement { x: *x, y: *y, facing: 0.0, elevation: 0.0 });
+                    // On the surface there: the table, or the top of the piece it is put on.
                     self.troopers[i].position = Some(Placement {
                         x: *x,
                         y: *y,
                         facing: facing.unwrap_or(old.facing),
-                        elevation: old.elevation,
+                        elevation: surface_height(&self.terrain, TablePoint::new(*x, *y)),
                     });
                 }
                 Outcome::Face { trooper, facing } => {

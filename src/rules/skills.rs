@@ -35,8 +35,7 @@ pub enum Confidence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reach {
-    /// Not checked: not a movement skill, or one that goes up and down (Climb, Jump: routes are
-    /// flat, assumption `ROUTE_LEVEL`).
+    /// Not checked: not a movement skill.
     Unchecked,
     /// Move (✅ N4 Move): up to the first MOV value; declared again in the same Order, up to the
     /// second.
@@ -45,6 +44,9 @@ pub enum Reach {
     FirstMov,
     /// Up to [`super::assumptions::DODGE_MOVE_IN`] (Dodge, ⚠️ N3).
     Dodge,
+    /// Up to the first MOV value, over the table and up or down together, measured as N4 FAQ 1.3
+    /// has it ([`crate::geometry::leap_length`]; Climb and Jump, ✅ N4 Climb and Jump).
+    Leap,
 }
 
 /// One skill of the catalogue.
@@ -144,11 +146,11 @@ pub const CATALOGUE: &[Skill] = &[
         Confidence::Inferred,
     ),
     unsure(
-        over_obstacles(moving(skill("climb", "Climb", EntireOrder, false, false), Reach::Unchecked)),
+        over_obstacles(moving(skill("climb", "Climb", EntireOrder, false, false), Reach::Leap)),
         Confidence::Inferred,
     ),
     unsure(
-        over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Unchecked)),
+        over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Leap)),
         Confidence::Unconfirmed,
     ),
     attack(skill("intuitive_attack", "Intuitive Attack", EntireOrder, false, false)),

@@ -1,0 +1,108 @@
+//! Levels: troopers stand on the table or on top of terrain, and moves go up and down.
+//!
+//! - N4 Move (Requirements): the base stays on the surface it moves on; the move ends on a
+//!   surface as large as the base.
+//! - N4 General Movement Rules: a trooper moves over scenery no taller than its Silhouette
+//!   without Climb or Jump, counting as moving up and over it for LoF (and, assumption
+//!   `STEP_DOWN_UP_TO_SILHOUETTE`, steps down no further).
+//! - N4 Climb and Jump: Entire Orders between levels, up to the first MOV value, measured as N4
+//!   FAQ 1.3 has it (from any point of the Silhouette at the start to the base's outer edge and
+//!   underside at the end).
+
+mod common;
+use common::*;
+use serde_json::{Value, json};
+use sightline::rules::{Game, Rule};
+
+/// A: `a1` (S2, `mov`) at `at` (x, y, elevation), the Lieutenant far off; B: `b1` (S2) at
+/// (30, 23) facing west, behind a 2.5" wall (x 20–21, y 15–31) that hides the table beyond it
+/// from b1; a 3" building (x 10–16, y 20–26), a 6" tower (x 30–36, y 36–42) and a 1" crate
+/// (x 20–22, y 0–4).
+fn town(at: (f64, f64, f64), mov: Value) -> Game {
+    let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": mov,
+                    "position": {"x": at.0, "y": at.1, "facing": 0.0, "elevation": at.2}});
+    let s = setup(
+        vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1]],
+        vec![vec![lt(t("b_lt", 46.0, 2.0, 0.0)), t("b1", 30.0, 23.0, 180.0)]],
+        json!([
+            {"id": "wall", "polygon": [[20, 15], [21, 15], [21, 31], [20, 31]], "height": 2.5},
+            {"id": "building", "polygon": [[10, 20], [16, 20], [16, 26], [10, 26]], "height": 3.0},
+            {"id": "tower", "polygon": [[30, 36], [36, 36], [36, 42], [30, 42]], "height": 6.0},
+            {"id": "crate", "polygon": [[20, 0], [22, 0], [22, 4], [20, 4]], "height": 1.0}
+        ]),
+    );
+    ok(&start_orders(&game(s)), json!({"type": "activate", "source": "regular", "troopers": ["a1"]}))
+}
+
+fn declare(skill: &str, route: Value) -> Value {
+    json!({"type": "declare", "skill": skill, "moves": [{"trooper": "a1", "route": route}]})
+}
+
+fn elevation(g: &Game) -> f64 {
+    g.trooper("a1").and_then(|t| t.position).map(|p| p.elevation).expect("a1 on the table")
+}
+
+#[test]
+fn climbing_onto_a_roof_stands_the_trooper_on_its_top_where_an_enemy_behind_a_wall_sees_it() {
+    // a1 at the building's west wall (base edge 0.01" from it).
+    let g = town((9.5, 23.0, 0.0), json!([4, 4]));
+    // At the foot of the wall, b1 cannot see it over the 2.5" wall: a Move along it draws no ARO.
+    assert!(eligible(&ok(&g, declare("move", json!([[9.5, 25]])))).is_empty());
+    // A Move cannot go up the building's 3" side.
+    let r = no(&g, declare("move", json!([[11, 23]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("into building") && r.reason.contains("Climb or Jump"), "{}", r.reason);
+    // A Climb can: 1.5" across, 3" up from the table (1.43" above the top of its 1.57" tall
+    // Silhouette), 2.07" in all. On the roof, b1 sees it over the wall, and may react.
+    let g2 = ok(&g, declare("climb", json!([[11, 23]])));
+    assert_eq!(elevation(&g2), 3.0);
+    assert_eq!(eligible(&g2), vec!["b1"]);
+    assert_eq!(reasons(&g2, "b1"), vec!["lof"]);
+}
+
+#[test]
+fn climb_and_jump_go_up_to_the_first_mov_value_measured_from_the_top_of_the_silhouette() {
+    // Up the 6" tower: 4.43" above the Silhouette's top, more than MOV 4's first value.
+    let g = town((30.0, 35.4, 0.0), json!([4, 4]));
+    let r = no(&g, declare("climb", json!([[31, 37]])), Rule::Climb);
+    assert!(r.reason.contains("a1 would move 4.") && r.reason.contains("at most the first value, 4\""), "{}", r.reason);
+    // With MOV 6-2 it climbs up.
+    let g = town((30.0, 35.4, 0.0), json!([6, 2]));
+    assert_eq!(elevation(&ok(&g, declare("climb", json!([[31, 37]])))), 6.0);
+    // Down off the 3" roof: 2" across and the whole 3" down (3.61") is within 4"; 3.5" across
+    // (4.61") is not.
+    let g = town((15.0, 23.0, 3.0), json!([4, 4]));
+    let down = ok(&g, declare("jump", json!([[17, 23]])));
+    assert_eq!(elevation(&down), 0.0);
+    // b1 saw it on the roof as the jump began (and not where it lands, behind the wall): the
+    // route is judged at the levels it passes through, so b1 may react.
+    assert_eq!(eligible(&down), vec!["b1"]);
+    assert_eq!(
+        eligible(&ok(&town((17.0, 23.0, 0.0), json!([4, 4])), declare("move", json!([[17, 24]])))),
+        Vec::<String>::new()
+    );
+    let r = no(&g, declare("jump", json!([[18.5, 23]])), Rule::Jump);
+    assert!(r.reason.contains("4.610\""), "{}", r.reason);
+}
+
+#[test]
+fn a_move_keeps_to_the_roof_it_walks_on_and_does_not_step_off_its_edge() {
+    let g = town((13.0, 23.0, 3.0), json!([4, 4]));
+    // Along the roof: still on it.
+    assert_eq!(elevation(&ok(&g, declare("move", json!([[15, 23]])))), 3.0);
+    // Off the east edge: 3" down, more than its Silhouette.
+    let r = no(&g, declare("move", json!([[17, 23]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("step down 3\" off building at 3.000\""), "{}", r.reason);
+}
+
+#[test]
+fn a_move_steps_up_onto_a_crate_and_ends_on_it_or_beside_it_but_not_half_on_it() {
+    let g = town((18.0, 2.0, 0.0), json!([4, 4]));
+    assert_eq!(elevation(&ok(&g, declare("move", json!([[21, 2]])))), 1.0);
+    assert_eq!(elevation(&ok(&g, declare("move", json!([[19.5, 2]])))), 0.0);
+    // The centre on the crate, the base 0.29" past its edge.
+    let r = no(&g, declare("move", json!([[20.2, 2]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("on top of crate with its base 0.29\" past"), "{}", r.reason);
+    // The centre on the table, the base 0.19" over the crate.
+    let r = no(&g, declare("move", json!([[19.7, 2]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("its base 0.19\" over crate"), "{}", r.reason);
+}
