@@ -4,8 +4,8 @@
 //! validation, an unknown trooper id).
 
 use crate::geometry::{
-    Obstacles, Point3, Scene, Stretch, TablePoint, ZocVerdict, base_crossings, may_pass_through, path_length,
-    route_events, table_side_problem, terrain_crossings, visibility_polygon,
+    Point3, Scene, Stretch, TablePoint, ZocVerdict, base_crossings, may_pass_through, path_length,
+    route_events_with_levels, table_side_problem, visibility_polygon, walk_crossings,
 };
 use serde_json::{Value, json};
 use std::path::Path;
@@ -71,7 +71,6 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
         })
         .collect();
     let bodies = scene.bodies();
-    let obstacles = Obstacles::new(&scene.terrain, &bodies);
     let stretch =
         |s: &Stretch| json!({"from": r3(s.from_in), "to": r3(s.to_in), "start": pt(s.start), "end": pt(s.end)});
     let first = |s: Option<(f64, TablePoint)>| s.map(|(d, p)| json!({"along": r3(d), "point": pt(p)}));
@@ -83,7 +82,9 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
         .map(|(i, t)| {
             let pts = t.path();
             let length = path_length(&pts);
-            let events: Vec<Value> = route_events(&obstacles, &bodies, i, &t.route)
+            // Walked as a plain move over the surfaces (up onto a crate and down again).
+            let (walk, crossings) = walk_crossings(&t.body, &t.route, &scene.terrain);
+            let events: Vec<Value> = route_events_with_levels(&scene.terrain, &bodies, i, &walk.path)
                 .iter()
                 .map(|e| {
                     json!({
@@ -95,11 +96,12 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
                     })
                 })
                 .collect();
-            let crossings: Vec<Value> = terrain_crossings(&t.body, &t.route, &scene.terrain)
+            let crossings: Vec<Value> = crossings
                 .iter()
-                .map(|c| {
+                .map(|(level, c)| {
                     json!({
                         "terrain": scene.terrain[c.piece].id,
+                        "level": r3(*level),
                         "rise": r3(c.rise_in),
                         "vault": c.vaultable,
                         "stretches": c.stretches.iter().map(stretch).collect::<Vec<_>>(),
@@ -118,7 +120,19 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
                     })
                 })
                 .collect();
+            let levels: Vec<Value> =
+                walk.path.iter().map(|q| json!([r3(q.at.x), r3(q.at.y), r3(q.level_in)])).collect();
+            let steps: Vec<Value> = walk
+                .steps
+                .iter()
+                .map(|s| {
+                    json!({"along": r3(s.along_in), "point": pt(s.at), "from": r3(s.from_level_in),
+                           "to": r3(s.to_level_in), "terrain": s.piece.map(|k| scene.terrain[k].id.as_str()),
+                           "taken": s.taken})
+                })
+                .collect();
             json!({"trooper": t.id, "length": r3(length), "path": pts.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
+                   "levels": levels, "steps": steps, "end_level": r3(walk.end_level()),
                    "events": events, "crosses": crossings, "crosses_bases": bases})
         })
         .collect();

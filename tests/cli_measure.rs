@@ -72,20 +72,36 @@ fn routes_name_the_terrain_they_pass_into_and_whether_it_may_be_vaulted() {
     // into it: when its centre is 12.5 mm − 0.1" short of the piece.
     let reach = 12.5 / 25.4 - sightline::geometry::MOVE_CONTACT_SLACK_IN;
     let r3 = |x: f64| (x * 1000.0).round() / 1000.0;
+    // It walks up onto the crate where its centre reaches it (x = 12) and down where it leaves
+    // (x = 14): from the table, its base is in the crate's footprint before and after; on the
+    // crate, the crate is not above it. The wall's 3" it does not step up: it stays on the table.
     let crosses = route("a1")["crosses"].as_array().expect("crosses");
-    assert_eq!(crosses.len(), 2, "{crosses:?}");
+    assert_eq!(crosses.len(), 3, "{crosses:?}");
+    for (k, (from, to)) in [(12.0 - 6.0 - reach, 12.0 - 6.0), (14.0 - 6.0, 14.0 - 6.0 + reach)].into_iter().enumerate()
+    {
+        assert_eq!(
+            (&crosses[k]["terrain"], &crosses[k]["level"], &crosses[k]["vault"], &crosses[k]["rise"]),
+            (&"crate".into(), &0.0.into(), &true.into(), &1.0.into())
+        );
+        assert_eq!(crosses[k]["stretches"][0]["from"], r3(from));
+        assert_eq!(crosses[k]["stretches"][0]["to"], r3(to));
+    }
     assert_eq!(
-        (&crosses[0]["terrain"], &crosses[0]["vault"], &crosses[0]["rise"]),
-        (&"crate".into(), &true.into(), &1.0.into())
-    );
-    assert_eq!(crosses[0]["stretches"][0]["from"], r3(12.0 - 6.0 - reach));
-    assert_eq!(crosses[0]["stretches"][0]["to"], r3(14.0 - 6.0 + reach));
-    assert_eq!(
-        (&crosses[1]["terrain"], &crosses[1]["vault"], &crosses[1]["rise"]),
+        (&crosses[2]["terrain"], &crosses[2]["vault"], &crosses[2]["rise"]),
         (&"wall".into(), &false.into(), &3.0.into())
     );
-    assert_eq!(crosses[1]["stretches"][0]["from"], r3(20.0 - 6.0 - reach));
-    assert_eq!(crosses[1]["stretches"][0]["start"], serde_json::json!([r3(20.0 - reach), 10.0]));
+    assert_eq!(crosses[2]["stretches"][0]["from"], r3(20.0 - 6.0 - reach));
+    assert_eq!(crosses[2]["stretches"][0]["to"], r3(21.0 - 6.0 + reach));
+    assert_eq!(crosses[2]["stretches"][0]["start"], serde_json::json!([r3(20.0 - reach), 10.0]));
+    let steps = route("a1")["steps"].as_array().expect("steps");
+    let step = |k: usize| (steps[k]["along"].clone(), steps[k]["to"].clone(), steps[k]["taken"].clone());
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    assert_eq!(step(0), (6.0.into(), 1.0.into(), true.into()));
+    assert_eq!(step(1), (8.0.into(), 0.0.into(), true.into()));
+    assert_eq!(step(2), (14.0.into(), 3.0.into(), false.into()));
+    assert_eq!(route("a1")["end_level"], 0.0);
+    let on_crate = route("a1")["levels"].as_array().expect("levels").iter().filter(|p| p[2] == 1.0).count();
+    assert_eq!(on_crate, 2, "the two ends of the stretch on the crate's top");
     // a2 goes round the wall's end: no terrain in its way. On the way it passes through its ally
     // a3 (an S2, as tall as it: it may) and by the enemy b2 (it may not), whose centre is 0.5"
     // off its path: they overlap along a chord of half-length sqrt(reach² − 0.5²), reach being

@@ -499,14 +499,10 @@ impl SightlineApp {
         }
     }
 
-    /// The height a point clicked on the picture is taken at: the moving (or placed) trooper's
-    /// elevation, inches (routes are flat: ROUTE_LEVEL).
-    fn route_level(&self) -> f64 {
-        let mover = match self.table_click() {
-            order_panel::TableClick::Place => Some(self.draft.outcome.trooper.clone()),
-            _ => self.mover(),
-        };
-        mover.and_then(|id| self.scene.troopers.iter().find(|t| t.id == id)).map_or(0.0, |t| t.body.elevation_in)
+    /// Whether the skill being declared goes over what a plain move may not (Climb, Jump): its
+    /// route is a slope between levels, judged as the rules engine judges it.
+    fn leaping(&self) -> bool {
+        self.game.is_some() && crate::rules::skills::find(&self.draft.skill).is_some_and(|s| s.over_obstacles)
     }
 
     /// The troopers (scene indices) that may declare an ARO now.
@@ -726,12 +722,15 @@ impl SightlineApp {
                 painter.add(egui::Shape::closed_line(zoc, egui::Stroke::new(1.5, colour.gamma_multiply(0.8))));
             }
         }
-        // Routes being drawn, at their trooper's level.
-        for t in self.scene.troopers.iter().filter(|t| !t.route.is_empty()) {
-            let z = t.body.elevation_in;
-            let path = t.path();
-            painter.add(egui::Shape::line(view.path(&path, z, false), egui::Stroke::new(2.0, egui::Color32::WHITE)));
-            for p in path.iter().skip(1).filter_map(|&p| view.screen_from_table(p, z)) {
+        // Routes being drawn, at the level they pass at: up onto what they step on or climb.
+        for (i, t) in self.scene.troopers.iter().enumerate().filter(|(_, t)| !t.route.is_empty()) {
+            let levels = plan::route_levels(&self.scene, i, self.leaping());
+            for w in levels.windows(2) {
+                let line = view.segment((w[0].at, w[0].level_in), (w[1].at, w[1].level_in));
+                painter.add(egui::Shape::line(line, egui::Stroke::new(2.0, egui::Color32::WHITE)));
+            }
+            let ends = t.route.iter().filter_map(|&p| levels.iter().rev().find(|q| q.at == p).map(|q| (p, q.level_in)));
+            for p in ends.filter_map(|(p, z)| view.screen_from_table(p, z)) {
                 painter.circle_filled(p, 3.5, egui::Color32::WHITE);
             }
         }
@@ -743,10 +742,13 @@ impl SightlineApp {
                     self.commands.push(Command::DeployAt(p, h));
                 }
             } else if self.table_click() != order_panel::TableClick::Select {
-                // At the moving (or placed) trooper's level: a click on a roof lands on the roof.
-                let z = self.route_level();
+                // On the surface the click lands on: a click on a roof is a point on the roof, where
+                // the picture shows it (a move goes up and down to the surfaces it passes over).
                 let click = self.table_click();
-                if let Some(c) = view.table_from_screen(pos, z).and_then(|p| click.command_at(p, &self.scene.terrain)) {
+                if let Some(c) = view
+                    .standing_point(&self.scene.terrain, pos)
+                    .and_then(|(p, _)| click.command_at(p, &self.scene.terrain))
+                {
                     self.commands.push(c);
                 }
             } else {
@@ -871,8 +873,23 @@ impl SightlineApp {
             ui.label(format!("MOV {}-{}", m[0], m[1]));
         }
         if !me.route.is_empty() {
-            ui.label(format!("Route: {}", self.length(crate::geometry::path_length(&me.path()))));
-            let problems = plan::route_problems(&self.scene, sel);
+            let across = crate::geometry::path_length(&me.path());
+            let levels = plan::route_levels(&self.scene, sel, self.leaping());
+            let end_level = levels.last().map_or(me.body.elevation_in, |q| q.level_in);
+            if self.leaping() {
+                // As Climb and Jump measure it (N4 FAQ 1.3): across and up or down together.
+                let measured = crate::geometry::leap_length(&me.body, &me.route, end_level);
+                ui.label(format!("Route: {} ({} across)", self.length(measured), self.length(across)));
+            } else {
+                ui.label(format!("Route: {}", self.length(across)));
+            }
+            if (end_level - me.body.elevation_in).abs() > crate::geometry::LEVEL_EPS_IN {
+                let on = crate::geometry::surface_at(&self.scene.terrain, me.route[me.route.len() - 1]);
+                let surface =
+                    on.piece.map_or("on the table".to_string(), |k| format!("on {}", self.scene.terrain[k].id));
+                ui.label(format!("ends {end_level:.1}\" up, {surface}"));
+            }
+            let problems = plan::route_problems(&self.scene, sel, self.leaping());
             if problems.is_empty() {
                 ui.label("nothing in its way");
             }
@@ -1118,6 +1135,7 @@ impl SightlineApp {
                 click: self.table_click(),
                 may_react: &self.may_react(),
                 zones: &self.deployment_zones(),
+                leaping: self.leaping(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

@@ -6,8 +6,8 @@
 
 use super::Command;
 use crate::geometry::{
-    Lof, PairMeasure, Scene, Side, Stretch, TablePoint, ZOC_RANGE_IN, base_crossings, may_pass_through, route_part,
-    terrain_crossings,
+    LandingProblem, Lof, PairMeasure, RoutePoint, Scene, Side, Stretch, TablePoint, WalkProblem, ZOC_RANGE_IN,
+    base_crossings, landing_problem, leap, may_pass_through, path_length, route_part, walk, walk_problems,
 };
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 
@@ -50,27 +50,62 @@ pub struct RouteProblem {
     pub what: String,
 }
 
-/// Where scene trooper `i`'s route may not go, in order along it (empty without a route). The
-/// same judgement the rules engine makes of a declared Move.
-pub fn route_problems(scene: &Scene, i: usize) -> Vec<RouteProblem> {
+/// Scene trooper `i`'s route with its level at each point: a plain move over the surfaces
+/// ([`walk`]), or, `leaping`, a Climb's or Jump's slope to the surface where it ends ([`leap`]).
+/// Just where it stands without a route.
+pub fn route_levels(scene: &Scene, i: usize, leaping: bool) -> Vec<RoutePoint> {
+    let Some(me) = scene.troopers.get(i) else { return Vec::new() };
+    if leaping { leap(&me.body, &me.route, &scene.terrain) } else { walk(&me.body, &me.route, &scene.terrain).path }
+}
+
+/// Where scene trooper `i`'s route may not go, in order along it (empty without a route): the
+/// same judgement the rules engine makes of a declared move. A plain move (`leaping` false):
+/// terrain rising more than its Silhouette above the level it walks at, a step down further than
+/// that, bases it may not pass through; a Climb or Jump (`leaping`) goes over them. Either way:
+/// another's space where it ends, and an end not on a surface as large as the base.
+pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProblem> {
     let Some(me) = scene.troopers.get(i) else { return Vec::new() };
     if me.route.is_empty() {
         return Vec::new();
     }
-    let mut out: Vec<RouteProblem> = terrain_crossings(&me.body, &me.route, &scene.terrain)
-        .into_iter()
-        .filter(|c| !c.vaultable)
-        .flat_map(|c| {
-            let t = &scene.terrain[c.piece];
-            c.stretches
-                .into_iter()
-                .map(move |stretch| RouteProblem { stretch, what: format!("into {}, {:.1}\" high", t.id, c.rise_in) })
-        })
-        .collect();
+    let name = |k: Option<usize>| k.map_or("where it stood", |k| scene.terrain[k].id.as_str());
+    let path = me.path();
+    let length = path_length(&path);
+    let end = path.last().copied().unwrap_or(me.body.centre);
+    let at_end = Stretch { from_in: length, to_in: length, start: end, end };
+    let mut out = Vec::new();
+    let levels = if leaping {
+        leap(&me.body, &me.route, &scene.terrain)
+    } else {
+        let (walk, problems) = walk_problems(&me.body, &me.route, &scene.terrain);
+        for p in problems {
+            out.push(match p {
+                WalkProblem::Into { piece, rise_in, stretch } => {
+                    RouteProblem { stretch, what: format!("into {}, {rise_in:.1}\" high", name(Some(piece))) }
+                }
+                WalkProblem::Down { piece, drop_in, along_in, at } => RouteProblem {
+                    stretch: Stretch { from_in: along_in, to_in: along_in, start: at, end: at },
+                    what: format!("down {drop_in:.1}\" off {}", name(piece)),
+                },
+            });
+        }
+        walk.path
+    };
+    let end_level = levels.last().map_or(me.body.elevation_in, |q| q.level_in);
+    match landing_problem(&me.body.at(end).elevated(end_level), &scene.terrain) {
+        Some(LandingProblem::OverHigher { piece, by_in }) => {
+            out.push(RouteProblem { stretch: at_end, what: format!("ends {by_in:.2}\" over {}", name(Some(piece))) });
+        }
+        Some(LandingProblem::OffTheTop { piece, by_in }) => out.push(RouteProblem {
+            stretch: at_end,
+            what: format!("ends {by_in:.2}\" past {}'s edge", name(Some(piece))),
+        }),
+        None => {}
+    }
     let bodies = scene.bodies();
     for c in base_crossings(&me.body, &me.route, &bodies, &[i]) {
         let o = &scene.troopers[c.trooper];
-        if !may_pass_through(&me.body, me.side, &o.body, o.side) {
+        if !leaping && !may_pass_through(&me.body, me.side, &o.body, o.side) {
             let why = if o.side == me.side { "taller ally" } else { "enemy" };
             for &stretch in &c.stretches {
                 out.push(RouteProblem { stretch, what: format!("through {} ({why})", o.id) });
@@ -141,6 +176,8 @@ pub struct PlanView<'a> {
     pub may_react: &'a [usize],
     /// The game's Deployment Zones, if its setup sets them: each player's area, inches.
     pub zones: &'a [(Side, Vec<TablePoint>)],
+    /// The routes being drawn are a Climb's or Jump's (they go over what a plain move may not).
+    pub leaping: bool,
 }
 
 /// A polygon's outline, dashed (`dash` and `gap` long, screen points), closed back to its first point.
@@ -276,7 +313,7 @@ impl PlanView<'_> {
                     painter.circle_stroke(*p, f.len(b.radius()), Stroke::new(1.0, colour.gamma_multiply(0.6)));
                 }
                 // Where the route may not go, in red over it.
-                for p in route_problems(self.scene, i) {
+                for p in route_problems(self.scene, i, self.leaping) {
                     let part: Vec<Pos2> = route_part(&path, p.stretch.from_in, p.stretch.to_in)
                         .into_iter()
                         .map(|q| f.screen_from_table(q))

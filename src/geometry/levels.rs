@@ -92,6 +92,10 @@ pub struct LevelStep {
     /// that is the table (a trooper standing above the table on nothing, as a hand-made setup may
     /// put it, stepping down).
     pub piece: Option<usize>,
+    /// Whether the trooper goes up or down to it: a change of no more than its Silhouette's
+    /// height. A larger one is not taken — the walk stays at its level, and [`walk_problems`]
+    /// says why it may not go on.
+    pub taken: bool,
 }
 
 /// A plain move over the surfaces: the route with the level at each point, and where the level
@@ -101,7 +105,8 @@ pub struct Walk {
     /// The route from where the trooper stands, with the levels; a change of level is two
     /// points at the same place (a vertical leg).
     pub path: Vec<RoutePoint>,
-    /// Each change of level, in order along the route.
+    /// Each place where the surface under the base centre changes to one at another level than
+    /// the trooper's, in order along the route, taken or not.
     pub steps: Vec<LevelStep>,
 }
 
@@ -115,11 +120,16 @@ impl Walk {
 /// `mover`'s plain move (Move, Cautious Movement, Dodge) from where it stands through `route`,
 /// following the surfaces under its base centre: it starts at its own level, and wherever the
 /// centre passes onto another surface it goes up or down to it (N4 General Movement Rules:
-/// "moving up and over" an obstacle). Whether each step is allowed is [`walk_problems`]'s
-/// judgement. Exact: the surface can only change where the route crosses a footprint's edge.
+/// "moving up and over" an obstacle) — by no more than its Silhouette's height (the standing
+/// one, Prone or not, as for vaulting); a larger change it does not take, staying at its level
+/// (a wall it walks into is not stood on top of; off a roof's edge it does not fall), and
+/// [`walk_problems`] says why it may not go on. Exact: the surface can only change where the
+/// route crosses a footprint's edge.
 pub fn walk(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Walk {
+    let tall = mover.silhouette.height_in();
     let mut level = mover.elevation_in;
     let under = surface_at(terrain, mover.centre);
+    let mut surface = under.height_in;
     let mut on = if (under.height_in - level).abs() <= LEVEL_EPS_IN { under.piece } else { None };
     let mut path = vec![RoutePoint { at: mover.centre, level_in: level }];
     let mut steps = Vec::new();
@@ -145,19 +155,27 @@ pub fn walk(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Walk {
             }
             let (a, b) = (prev.lerp(next, t0), prev.lerp(next, t1));
             let here = surface_at(terrain, a.lerp(b, 0.5));
-            if (here.height_in - level).abs() > LEVEL_EPS_IN {
+            let changed = (here.height_in - surface).abs() > LEVEL_EPS_IN;
+            surface = here.height_in;
+            if changed && (here.height_in - level).abs() > LEVEL_EPS_IN {
                 let piece = if here.height_in > level { here.piece } else { on };
+                let taken = (here.height_in - level).abs() <= tall + 1e-9;
                 steps.push(LevelStep {
                     along_in: along + len * t0,
                     at: a,
                     from_level_in: level,
                     to_level_in: here.height_in,
                     piece,
+                    taken,
                 });
-                level = here.height_in;
-                path.push(RoutePoint { at: a, level_in: level });
+                if taken {
+                    level = here.height_in;
+                    on = here.piece;
+                    path.push(RoutePoint { at: a, level_in: level });
+                }
+            } else if (here.height_in - level).abs() <= LEVEL_EPS_IN {
+                on = here.piece;
             }
-            on = here.piece;
             path.push(RoutePoint { at: b, level_in: level });
         }
         along += len;
@@ -210,34 +228,45 @@ impl WalkProblem {
 /// step down of more than its Silhouette's height. The standing Silhouette counts, Prone or not,
 /// as for vaulting.
 pub fn walk_problems(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> (Walk, Vec<WalkProblem>) {
+    let (walk, crossings) = walk_crossings(mover, route, terrain);
+    let mut out = Vec::new();
+    for (_, c) in crossings.into_iter().filter(|(_, c)| !c.vaultable) {
+        for stretch in c.stretches {
+            out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
+        }
+    }
+    for s in walk.steps.iter().filter(|s| !s.taken && s.to_level_in < s.from_level_in) {
+        let drop_in = s.from_level_in - s.to_level_in;
+        out.push(WalkProblem::Down { piece: s.piece, drop_in, along_in: s.along_in, at: s.at });
+    }
+    out.sort_by(|a, b| a.along_in().total_cmp(&b.along_in()));
+    (walk, out)
+}
+
+/// [`walk`], and the terrain pieces its base passes into at each level it walks at
+/// ([`terrain_crossings`] from each stretch of the walk at one level, its stretches by distance
+/// along the whole route), each with that level (inches), in order of level stretch and then of
+/// terrain. A route that goes nowhere: the pieces the base is in where it stands.
+pub fn walk_crossings(
+    mover: &Body,
+    route: &[TablePoint],
+    terrain: &[Terrain],
+) -> (Walk, Vec<(f64, super::TerrainCrossing)>) {
     let walk = walk(mover, route, terrain);
-    let tall = mover.silhouette.height_in();
     let mut out = Vec::new();
     for run in flat_runs(&walk.path) {
         if run.points.len() < 2 && !route.is_empty() {
             continue;
         }
         let body = mover.at(run.points[0]).elevated(run.level_in);
-        for c in terrain_crossings(&body, &run.points[1..], terrain).into_iter().filter(|c| !c.vaultable) {
-            for s in c.stretches {
-                let stretch = Stretch { from_in: s.from_in + run.along_in, to_in: s.to_in + run.along_in, ..s };
-                out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
+        for mut c in terrain_crossings(&body, &run.points[1..], terrain) {
+            for s in &mut c.stretches {
+                s.from_in += run.along_in;
+                s.to_in += run.along_in;
             }
+            out.push((run.level_in, c));
         }
     }
-    for s in &walk.steps {
-        let drop_in = s.from_level_in - s.to_level_in;
-        if drop_in > tall + 1e-9 {
-            // Stepping off a piece's edge, the base is still half over it: that is this problem,
-            // not another.
-            out.retain(|o| {
-                !matches!(o, WalkProblem::Into { piece, stretch, .. }
-                    if Some(*piece) == s.piece && (stretch.from_in - s.along_in).abs() <= LEVEL_EPS_IN)
-            });
-            out.push(WalkProblem::Down { piece: s.piece, drop_in, along_in: s.along_in, at: s.at });
-        }
-    }
-    out.sort_by(|a, b| a.along_in().total_cmp(&b.along_in()));
     (walk, out)
 }
 
@@ -503,12 +532,25 @@ mod tests {
         let (w, problems) = walk_problems(&on_roof, &[p(18.0, 5.0), p(18.0, 15.0)], &terrain);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(w.end_level(), 3.0);
-        // Off its edge at x = 20: 3" down, more than the S2's 1.57".
+        // Off its edge at x = 20: 3" down, more than the S2's 1.57" (a step it does not take).
         let (w, problems) = walk_problems(&on_roof, &[p(25.0, 5.0)], &terrain);
-        assert_eq!(w.end_level(), 0.0);
+        assert_eq!(w.end_level(), 3.0);
+        assert!(!w.steps[0].taken);
         match problems.as_slice() {
             [WalkProblem::Down { piece: Some(0), drop_in, along_in, at }] => {
                 assert!((drop_in - 3.0).abs() < 1e-12 && (along_in - 5.0).abs() < 1e-9 && (at.x - 20.0).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        // From the table through the roof's 10" footprint: one problem, all the way through (a
+        // step up it does not take leaves it at the table's level, not on the roof).
+        let r = Silhouette::S2.radius_in() - MOVE_CONTACT_SLACK_IN;
+        let (w, problems) = walk_problems(&s2(5.0, 5.0), &[p(25.0, 5.0)], &terrain);
+        assert_eq!(w.end_level(), 0.0);
+        match problems.as_slice() {
+            [WalkProblem::Into { piece: 0, rise_in, stretch }] => {
+                assert!((rise_in - 3.0).abs() < 1e-12);
+                assert!((stretch.from_in - (5.0 - r)).abs() < 1e-9 && (stretch.to_in - (15.0 + r)).abs() < 1e-9);
             }
             other => panic!("{other:?}"),
         }

@@ -5,9 +5,9 @@
 //! AROs are judged against the whole route — LoF to any point of it, or ZoC measured from any
 //! point along the path, start and end included.
 //!
-//! The mover keeps its Silhouette and elevation along the route (assumption `ROUTE_LEVEL`: a move
-//! between levels is given as separate routes), and while it moves its starting position blocks
-//! nothing.
+//! [`route_events`] keeps the mover's Silhouette and elevation along the route;
+//! [`super::route_events_with_levels`] builds on it for a route that goes up and down (a step
+//! onto a crate, a climb, a jump). While it moves, its starting position blocks nothing.
 
 use super::lof::{ARC_TOUCH_IN, Obstacles, line_of_fire};
 use super::measure::{ZOC_RANGE_IN, height_gap};
