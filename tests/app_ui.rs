@@ -374,6 +374,36 @@ fn the_selected_troopers_route_says_what_is_in_its_way() {
     assert!(h.query_by_label_contains("Route:").is_none());
 }
 
+/// A route that ends on a low piece ends up on it: the panel says at what level, and on what; one
+/// that walks off a roof is stopped at its edge.
+#[test]
+fn a_route_onto_a_crate_ends_on_its_top_and_one_off_a_roof_is_stopped_at_the_edge() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenes/demo.json")).expect("demo");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    for t in v["troopers"].as_array_mut().expect("troopers") {
+        match t["id"].as_str() {
+            // Onto the 1" crates (x 32–35, y 10–12).
+            Some("a2-fusilier") => t["route"] = serde_json::json!([[16.0, 12.0], [33.5, 11.0]]),
+            // The sniper on the 5" tower (x 20–28, y 20–28), walking off its east edge.
+            Some("a4-sniper") => t["route"] = serde_json::json!([[31.0, 22.0]]),
+            _ => {}
+        }
+    }
+    let scene = Scene::from_json(&v.to_string()).expect("scene");
+    let app = SightlineApp::new(scene, "levels".into(), CameraState::new(Err("no camera".into())), None);
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    h.run();
+    h.get_by_label("a2-fusilier  S2").click();
+    h.run();
+    h.get_by_label("ends 1.0\" up, on crates");
+    h.get_by_label("nothing in its way");
+    h.get_by_label("a4-sniper  S2").click();
+    h.run();
+    h.get_by_label("down 5.0\" off tower at 6.00\"");
+    assert!(h.query_by_label_contains("ends ").is_none(), "it stays on the tower's level");
+}
+
 /// A new game file in a temp folder of its own: the setup of `fixture`, no events yet.
 /// An empty folder of this test run's own, for game files: `sightline-app-TAG-PID` (emptied
 /// first, should an earlier run with the same process id have left it).

@@ -894,10 +894,10 @@ impl SightlineApp {
                 ui.label("nothing in its way");
             }
             for p in problems {
-                ui.colored_label(
-                    plan::BLOCKED_ROUTE,
-                    format!("{} at {}–{}", p.what, self.length(p.stretch.from_in), self.length(p.stretch.to_in)),
-                );
+                let (from, to) = (p.stretch.from_in, p.stretch.to_in);
+                let at =
+                    if to > from { format!("{}–{}", self.length(from), self.length(to)) } else { self.length(from) };
+                ui.colored_label(plan::BLOCKED_ROUTE, format!("{} at {at}", p.what));
             }
         }
         if self.game.is_none() {
