@@ -117,6 +117,39 @@ fn moves_too_long_or_through_a_wall_are_refused_naming_the_rule() {
     assert_eq!(a1["mov"], serde_json::json!([4.0, 2.0]));
 }
 
+/// Levels (`levels.jsonl`): a1 (S2, MOV 4-4) at the foot of a 3" building; b1 behind a 2.5" wall
+/// sees the roof but not the foot. A Move up the side is refused, a Climb stands a1 on the roof
+/// (b1 may react); on the roof a Jump too long and a Move off the edge are refused, a Move along
+/// it is not; a Jump down within MOV lands a1 on the table, b1 reacting to where it began.
+#[test]
+fn a_trooper_climbs_onto_a_roof_walks_on_it_and_jumps_down() {
+    let (code, lines, _) = replay(&[&path("levels.jsonl")]);
+    assert_eq!(code, 1, "some events are rejected");
+    let rejected: Vec<(u64, &str)> = lines
+        .iter()
+        .filter(|l| l["result"] == "rejected")
+        .map(|l| (l["index"].as_u64().unwrap_or(0), l["rule"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(rejected, vec![(3, "General Movement Rules"), (8, "Jump"), (9, "General Movement Rules")]);
+    let eligible = |i: usize| -> Vec<String> {
+        lines[i - 1]["state"]["order"]["eligible_aros"]
+            .as_array()
+            .map(|a| a.iter().map(|e| e["trooper"].as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(eligible(4), vec!["b1"], "the Climb onto the roof");
+    assert_eq!(eligible(16), vec!["b1"], "the Jump off it");
+    let a1_at = |n: &str| {
+        let (_, at, _) = replay(&[&path("levels.jsonl"), "--at", n]);
+        let a1 = at[0]["troopers"].as_array().and_then(|t| t.iter().find(|t| t["id"] == "a1")).cloned();
+        let p = a1.expect("a1")["position"].clone();
+        (p["x"].as_f64(), p["y"].as_f64(), p["elevation"].as_f64())
+    };
+    assert_eq!(a1_at("4"), (Some(11.0), Some(23.0), Some(3.0)));
+    assert_eq!(a1_at("12"), (Some(11.0), Some(25.0), Some(3.0)));
+    assert_eq!(a1_at("16"), (Some(11.0), Some(27.5), Some(0.0)));
+}
+
 /// The Deployment Phase's four steps (`deploys_first`: B): a tag out of its player's step and an
 /// early Order Count are refused, naming the step; B ends its step early, keeping its Airborne
 /// trooper off the table; A, with the first Turn, holds back a second trooper for a Command Token.

@@ -79,6 +79,9 @@ pub enum Command {
     /// In a game, while a moving skill is being declared: a point of the route (table inches),
     /// for the trooper whose route is being drawn.
     RoutePoint(crate::geometry::TablePoint),
+    /// A route point clicked on the plan or the picture: as [`Command::RoutePoint`], put in base
+    /// contact with an enemy when it is within [`plan::CONTACT_SNAP_IN`] of it.
+    RouteClick(crate::geometry::TablePoint),
     /// Take that route's last point back.
     UndoRoutePoint,
     /// Draw the route of this activated trooper (of several the Order activated).
@@ -385,6 +388,14 @@ impl SightlineApp {
                 self.draft.message = Some(game.undo().map(|e| format!("undone: {}", order_panel::event_text(&e))));
                 self.draft.routes.clear();
                 self.table_from_game();
+            }
+            Command::RouteClick(p) => {
+                let Some(mover) = self.mover() else { return };
+                let p = match self.scene.troopers.iter().position(|t| t.id == mover) {
+                    Some(i) => plan::snap_to_contact(&self.scene, i, p),
+                    None => p,
+                };
+                self.run_command(Command::RoutePoint(p));
             }
             Command::RoutePoint(p) => {
                 let Some(mover) = self.mover() else { return };

@@ -252,7 +252,7 @@ impl TableClick {
     pub fn command_at(self, p: TablePoint, terrain: &[crate::geometry::Terrain]) -> Option<Command> {
         match self {
             TableClick::Select => None,
-            TableClick::Route => Some(Command::RoutePoint(p)),
+            TableClick::Route => Some(Command::RouteClick(p)),
             TableClick::Place => Some(Command::PlaceAt(p)),
             TableClick::Deploy => Some(Command::DeployAt(p, crate::geometry::surface_height(terrain, p))),
         }

@@ -120,6 +120,32 @@ pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProble
     out
 }
 
+/// How close to base contact with an enemy a clicked route point must put the mover's base to be
+/// put in contact exactly, inches: players aim for base contact (it makes the Engaged State, within
+/// `SILHOUETTE_CONTACT_IN`), and a click on the plan or the picture is seldom that exact.
+pub const CONTACT_SNAP_IN: f64 = 0.3;
+
+/// Route point `p` clicked for scene trooper `mover`: when its base there would be within
+/// [`CONTACT_SNAP_IN`] of touching an enemy's base (short of it or overlapping), standing on the
+/// same level, the point moved along the line from that enemy's centre to where the bases just
+/// touch (the nearest such enemy); otherwise `p` as clicked. Table inches.
+pub fn snap_to_contact(scene: &Scene, mover: usize, p: TablePoint) -> TablePoint {
+    let Some(me) = scene.troopers.get(mover) else { return p };
+    let level = crate::geometry::surface_height(&scene.terrain, p);
+    scene
+        .troopers
+        .iter()
+        .filter(|o| o.side != me.side && (o.body.elevation_in - level).abs() <= crate::geometry::LEVEL_EPS_IN)
+        .filter_map(|o| {
+            let (c, touch) = (o.body.centre, me.body.radius() + o.body.radius());
+            let d = p.dist(c);
+            let gap = d - touch;
+            (gap.abs() <= CONTACT_SNAP_IN && d > 1e-9).then(|| (gap.abs(), c + (p - c).scale(touch / d)))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or(p, |(_, q)| q)
+}
+
 /// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
 /// fits there and overlaps nothing `taken`, else just above, below, right or left of it (the
 /// first such place inside `bounds` that overlaps nothing), else centred.
@@ -396,6 +422,26 @@ impl PlanView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A click 0.2" short of b1's base (or 0.2" into it) puts a1's base against it; 0.5" short,
+    /// or beside an ally, stays where it was clicked.
+    #[test]
+    fn a_route_click_near_an_enemys_base_snaps_to_base_contact() {
+        let text = r#"{"troopers": [
+            {"id": "a1", "side": "A", "silhouette": 2, "x": 5, "y": 10, "facing": 0},
+            {"id": "a2", "side": "A", "silhouette": 2, "x": 30, "y": 10, "facing": 0},
+            {"id": "b1", "side": "B", "silhouette": 2, "x": 20, "y": 10, "facing": 180}]}"#;
+        let scene = Scene::from_json(text).expect("scene");
+        let touch = 2.0 * crate::geometry::Silhouette::S2.radius_in();
+        for clicked in [20.0 - touch - 0.2, 20.0 - touch + 0.2] {
+            let q = snap_to_contact(&scene, 0, TablePoint::new(clicked, 10.0));
+            assert!((q.x - (20.0 - touch)).abs() < 1e-12 && (q.y - 10.0).abs() < 1e-12, "{clicked} → {q:?}");
+        }
+        let far = TablePoint::new(20.0 - touch - 0.5, 10.0);
+        assert_eq!(snap_to_contact(&scene, 0, far), far);
+        let by_ally = TablePoint::new(30.0 - touch - 0.1, 10.0);
+        assert_eq!(snap_to_contact(&scene, 0, by_ally), by_ally);
+    }
 
     /// A label goes inside its piece when it fits and is free; beside it when a trooper stands
     /// on the piece or the piece is too thin; and never over a base.

@@ -80,3 +80,16 @@ pub const TROOPERS_HELD_BACK: u32 = 1;
 /// wrong place) as much as it adjusts a position. Set to `false` to accept it only in its own
 /// player's step.
 pub const RETAG_AT_ANY_DEPLOYMENT_STEP: bool = true;
+
+/// `SILHOUETTE_CONTACT_IN`: two troopers are in Silhouette contact (N4 Engaged State, ✅
+/// <https://infinitythewiki.com/index.php?title=Engaged_State&diff=2545&oldid=310>: "in Silhouette
+/// contact with an Enemy Trooper") when their Silhouette cylinders are no more than this far
+/// apart, inches: 0.1", the precision of a tag on the calibrated picture (as
+/// `MOVE_CONTACT_SLACK_IN`), so Models set base to base on the table are in contact however they
+/// were tagged.
+pub const SILHOUETTE_CONTACT_IN: f64 = 0.1;
+
+/// `MARKERS_ARE_NOT_ENGAGED` (the sources are silent; digest §6: a trooper cannot move into
+/// Silhouette contact with an enemy Camouflage marker): a trooper in a marker state (Camouflaged,
+/// Impersonation …) neither is Engaged nor engages an enemy in contact with it.
+pub const MARKERS_ARE_NOT_ENGAGED: bool = true;

@@ -17,7 +17,7 @@ use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
     Arc, Body, LandingProblem, Obstacles, RoutePoint, Side, StandingProblem, Table, TablePoint, Terrain, WalkProblem,
-    base_crossings, landing_problem, leap, leap_length, line_of_fire, may_pass_through, path_length,
+    base_crossings, distance, landing_problem, leap, leap_length, line_of_fire, may_pass_through, path_length,
     route_events_with_levels, standing_problem, surface_height, walk_problems, zoc,
 };
 use serde::{Deserialize, Serialize};
@@ -103,6 +103,10 @@ pub enum Rule {
     /// Silhouette; taller ones need Climb or Jump).
     #[serde(rename = "General Movement Rules")]
     GeneralMovement,
+    /// Engaged State (N4): in Silhouette contact with an enemy, a trooper may only declare CC
+    /// Attack, Dodge, Idle and Reset, and traces no LoF outside its Close Combat.
+    #[serde(rename = "Engaged State")]
+    EngagedState,
     /// Deployment Phase (N4 Initiative and Deployment): placing troopers before the game begins.
     #[serde(rename = "Deployment Phase")]
     Deployment,
@@ -140,6 +144,7 @@ impl Rule {
             Rule::Climb => "Climb",
             Rule::Jump => "Jump",
             Rule::GeneralMovement => "General Movement Rules",
+            Rule::EngagedState => "Engaged State",
             Rule::Deployment => "Deployment Phase",
             Rule::BadInput => "Bad input",
         }
@@ -792,7 +797,7 @@ impl Game {
                 .collect()
         };
         let pools = |side: Side| vec![0; setup.armies.get(side).groups.len()];
-        let game = Game {
+        let mut game = Game {
             table: setup.table,
             terrain: Shared::new(terrain),
             lieutenant: BySide { a: lt(Side::A), b: lt(Side::B) },
@@ -823,6 +828,21 @@ impl Game {
             calibration: setup.calibration.clone(),
             setup: Shared::new(setup),
         };
+        // Engaged is worked out from the table (N4 Engaged State): a setup may say so only of a
+        // trooper in Silhouette contact with an enemy.
+        for (i, (side, g, t)) in game.setup.troopers().enumerate() {
+            if t.states.contains(&State::Engaged) && game.close_combat(i).is_empty() {
+                let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
+                let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].states");
+                let reason = format!(
+                    "\"{}\" is not in Silhouette contact with an enemy: the Engaged State is worked out from contact (N4 \
+                     Engaged State), so place it base to base with one",
+                    t.id
+                );
+                return Err(SetupError { field, reason });
+            }
+        }
+        game.derive_engaged();
         // Troopers the setup places are deployed: totally inside their Deployment Zones.
         for (i, (side, g, t)) in game.setup.troopers().enumerate() {
             if let Some(reason) = game.outside_deployment_zone(i) {
@@ -856,7 +876,6 @@ impl Game {
             }
         }
         // Steps whose player the setup leaves nothing to place are over already.
-        let mut game = game;
         game.advance_deployment();
         Ok(game)
     }
@@ -903,6 +922,7 @@ impl Game {
         if matches!(event, Event::Declare(_) | Event::Resolve { .. } | Event::Deploy { .. }) {
             g.check_standing(self)?;
         }
+        g.derive_engaged();
         if g.deployment_open() {
             g.advance_deployment();
         }
@@ -1217,6 +1237,50 @@ impl Game {
             })
             .collect();
         (bodies, map)
+    }
+
+    /// N4 Engaged State (activation and cancellation, PDF 2.1): a trooper is Engaged while it is
+    /// in Silhouette contact ([`assume::SILHOUETTE_CONTACT_IN`]) with an enemy trooper, neither in
+    /// a Null state (Sepsitorized excepted) nor — `MARKERS_ARE_NOT_ENGAGED` — a marker; it stops
+    /// being Engaged once no such enemy is in contact (a Dodge out of contact, the enemy falling
+    /// Unconscious at Resolution). Worked out after every event, so it always follows the table.
+    fn derive_engaged(&mut self) {
+        let engaged: Vec<bool> = (0..self.troopers.len()).map(|i| !self.close_combat(i).is_empty()).collect();
+        for (t, e) in self.troopers.iter_mut().zip(engaged) {
+            if e {
+                t.states.insert(State::Engaged);
+            } else {
+                t.states.remove(&State::Engaged);
+            }
+        }
+    }
+
+    /// The enemies trooper `i` is in Close Combat with (N4 Engaged State): those in Silhouette
+    /// contact with it, when neither is in a Null state (Sepsitorized excepted) nor a marker
+    /// (`MARKERS_ARE_NOT_ENGAGED`). Indices into the troopers.
+    fn close_combat(&self, i: usize) -> Vec<usize> {
+        let able = |t: &TrooperState| {
+            t.on_table()
+                && !t.states.iter().any(|s| {
+                    (s.is_null() && *s != State::Sepsitorized) || (assume::MARKERS_ARE_NOT_ENGAGED && s.is_marker())
+                })
+        };
+        let Some(me) = self.troopers.get(i).filter(|t| able(t)) else { return Vec::new() };
+        let Some(body) = me.body() else { return Vec::new() };
+        self.troopers
+            .iter()
+            .enumerate()
+            .filter(|&(k, o)| k != i && o.side != me.side && able(o))
+            .filter(|(_, o)| o.body().is_some_and(|b| distance(&body, &b) <= assume::SILHOUETTE_CONTACT_IN))
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// The ids of the enemies trooper `id` is in Close Combat with, in Silhouette contact (N4
+    /// Engaged State); empty when it is not Engaged.
+    pub fn close_combat_of(&self, id: &str) -> Vec<String> {
+        let Some(i) = self.troopers.iter().position(|t| t.id == id) else { return Vec::new() };
+        self.close_combat(i).into_iter().map(|k| self.troopers[k].id.clone()).collect()
     }
 
     /// A member leaves its Fireteam (seed 003); a leader leaving cancels it at the end of the Order.
@@ -2051,8 +2115,16 @@ impl Game {
                     ),
                 );
             }
-            if skill.not_engaged && t.is(State::Engaged) {
-                return reject(Rule::StructureOfAnOrder, format!("{id} is Engaged and cannot use {}", skill.name));
+            if !skill.when_engaged && t.is(State::Engaged) {
+                let with = self.close_combat_of(id).join(", ");
+                return reject(
+                    Rule::EngagedState,
+                    format!(
+                        "{id} is Engaged (in Silhouette contact with {with}) and cannot use {}: only {}",
+                        skill.name,
+                        skills::when_engaged_names()
+                    ),
+                );
             }
             if skill.comms_attack && !t.has(Ability::Hacker) {
                 return reject(Rule::StructureOfAnOrder, format!("{id} is not a Hacker"));
@@ -2492,6 +2564,10 @@ impl Game {
         for id in &order.troopers {
             let i = self.index(id)?;
             let Some(vb) = map[i] else { continue };
+            // An Engaged trooper traces no LoF outside its Close Combat (N4 Engaged State).
+            if self.troopers[i].is(State::Engaged) && !self.close_combat(i).contains(&ti) {
+                continue;
+            }
             let path = order.paths.get(id).cloned().unwrap_or_default();
             if path.len() > 1 && assume::FACE_FREELY_WHILE_MOVING {
                 // Along the path, turning freely: the target's view back is the same set of lines.
@@ -2557,8 +2633,10 @@ impl Game {
                     continue;
                 }
                 let Some(rb) = map[ri] else { continue };
+                // An Engaged trooper traces no LoF outside its Close Combat (N4 Engaged State).
+                let may_look = !r.is(State::Engaged) || self.close_combat(ri).contains(&ai);
                 if let Some(e) = seen_by(rb) {
-                    if let Some((_, p)) = e.first_lof() {
+                    if let Some((_, p)) = e.first_lof().filter(|_| may_look) {
                         push(&mut out, &r.id, AroReason::Lof { of: a_id.clone(), at: pt(p) });
                     }
                     if let Some((_, p)) = e.first_zoc() {
@@ -2666,8 +2744,17 @@ impl Game {
                 format!("{} is in Retreat!: only Short Movement Skills, Dodge and Reset", a.trooper),
             );
         }
-        if skill.not_engaged && t.is(State::Engaged) {
-            return reject(Rule::Aro, format!("{} is Engaged and cannot use {}", a.trooper, skill.name));
+        if !skill.when_engaged && t.is(State::Engaged) {
+            let with = self.close_combat_of(&a.trooper).join(", ");
+            return reject(
+                Rule::EngagedState,
+                format!(
+                    "{} is Engaged (in Silhouette contact with {with}) and cannot use {}: only {}",
+                    a.trooper,
+                    skill.name,
+                    skills::when_engaged_names()
+                ),
+            );
         }
         if skill.attack && self.trooper(&a.target).is_some_and(|t| t.is(State::Camouflaged)) {
             return reject(
@@ -2861,6 +2948,15 @@ impl Game {
         let mut went_null: Vec<String> = Vec::new();
         for o in outcomes {
             match o {
+                Outcome::Enter { trooper, state } | Outcome::Leave { trooper, state } if *state == State::Engaged => {
+                    return reject(
+                        Rule::EngagedState,
+                        format!(
+                            "{trooper}: the Engaged State is worked out from Silhouette contact with an enemy; place \
+                             the troopers in contact, or out of it"
+                        ),
+                    );
+                }
                 Outcome::Enter { trooper, state } => {
                     let i = self.index(trooper)?;
                     let was_null = self.troopers[i].is_null();

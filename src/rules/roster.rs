@@ -101,7 +101,9 @@ pub enum State {
     OtherMarker,
     /// Prone: S0 height on its own base for LoF.
     Prone,
-    /// In base contact with an enemy: no BS Attack.
+    /// In Silhouette contact with an enemy (N4 Engaged State): worked out from the table after
+    /// every event, never set by hand; only CC Attack, Dodge, Idle and Reset, no LoF outside its
+    /// Close Combat.
     Engaged,
     /// A Peripheral whose Controller went Null (Null per [`super::assumptions::DISCONNECTED_IS_NULL`]).
     Disconnected,

@@ -76,8 +76,10 @@ pub struct Skill {
     pub over_obstacles: bool,
     /// Allowed while in Retreat! (digest §4: Short Movement Skills, Cautious Movement, Dodge, Reset).
     pub in_retreat: bool,
-    /// Not allowed while Engaged (digest §5: BS Attack "Not allowed while Engaged").
-    pub not_engaged: bool,
+    /// Allowed while Engaged (N4 Engaged State, PDF 2.1: "can only declare Berserk, CC Attack,
+    /// Dodge, Idle, Reset, and Skills that specify that they can be used in Close Combat or in
+    /// Engaged State"; of the catalogue, CC Attack, Dodge, Idle and Reset).
+    pub when_engaged: bool,
     /// How sure the row is.
     pub confidence: Confidence,
 }
@@ -95,7 +97,7 @@ const fn skill(id: &'static str, name: &'static str, kind: SkillKind, aro: bool,
         reach: Reach::Unchecked,
         over_obstacles: false,
         in_retreat: matches!(kind, SkillKind::ShortMovement),
-        not_engaged: false,
+        when_engaged: false,
         confidence: Confidence::Confirmed,
     }
 }
@@ -121,6 +123,16 @@ const fn attack(mut s: Skill) -> Skill {
     s
 }
 
+const fn in_close_combat(mut s: Skill) -> Skill {
+    s.when_engaged = true;
+    s
+}
+
+/// The names of the skills allowed while Engaged, for messages ("CC Attack, Dodge, Reset, Idle").
+pub fn when_engaged_names() -> String {
+    CATALOGUE.iter().filter(|s| s.when_engaged).map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
 const fn retreat_ok(mut s: Skill) -> Skill {
     s.in_retreat = true;
     s
@@ -132,15 +144,14 @@ use SkillKind::{EntireOrder, Short, ShortMovement};
 pub const CATALOGUE: &[Skill] = &[
     moving(skill("move", "Move", ShortMovement, false, false), Reach::MovValues),
     skill("discover", "Discover", ShortMovement, true, true),
-    {
-        let mut s = attack(skill("bs_attack", "BS Attack", Short, true, true));
-        s.not_engaged = true;
-        s
-    },
-    unsure(attack(skill("cc_attack", "CC Attack", Short, true, false)), Confidence::Inferred),
-    unsure(retreat_ok(moving(skill("dodge", "Dodge", Short, true, false), Reach::Dodge)), Confidence::Inferred),
-    unsure(retreat_ok(skill("reset", "Reset", Short, true, false)), Confidence::Inferred),
-    unsure(skill("idle", "Idle", ShortMovement, true, false), Confidence::Inferred),
+    attack(skill("bs_attack", "BS Attack", Short, true, true)),
+    unsure(in_close_combat(attack(skill("cc_attack", "CC Attack", Short, true, false))), Confidence::Inferred),
+    unsure(
+        in_close_combat(retreat_ok(moving(skill("dodge", "Dodge", Short, true, false), Reach::Dodge))),
+        Confidence::Inferred,
+    ),
+    unsure(in_close_combat(retreat_ok(skill("reset", "Reset", Short, true, false))), Confidence::Inferred),
+    unsure(in_close_combat(skill("idle", "Idle", ShortMovement, true, false)), Confidence::Inferred),
     unsure(
         retreat_ok(moving(skill("cautious_movement", "Cautious Movement", EntireOrder, false, false), Reach::FirstMov)),
         Confidence::Inferred,
