@@ -103,7 +103,7 @@ fn contact_is_bases_within_the_tagging_tolerance_and_never_set_by_hand() {
     assert!(!engaged(&gap(SILHOUETTE_CONTACT_IN * 2.0), "a1"));
     // A setup may not call a trooper out of contact Engaged: the field is named.
     let s: Setup = serde_json::from_value(field((20.0, 10.0), json!({"states": ["engaged"]}))).expect("setup JSON");
-    let e = Game::new(s).err().expect("refused");
+    let Err(e) = Game::new(s) else { panic!("a setup calling b1 Engaged out of contact was accepted") };
     assert_eq!(e.field, "armies.B.groups[0].troopers[1].states");
     assert!(e.reason.contains("not in Silhouette contact"), "{}", e.reason);
     // Nor may a Resolution report it.
