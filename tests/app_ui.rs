@@ -554,6 +554,40 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A Climb drafted in the app (levels.jsonl's table: a1 at the foot of a 3" building, b1 behind a
+/// wall that hides the foot): the panel measures it as Climb does and says where it ends; declared,
+/// a1 stands on the roof and b1, who sees the roof, may react.
+#[test]
+fn a_climb_drafted_in_the_panel_is_measured_as_climb_measures_it_and_lands_on_the_roof() {
+    use egui::accesskit::Role;
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = new_game_from("tests/fixtures/levels.jsonl", "climb");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Order Count").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.get_by_label("Activate a1").click();
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    h.get_by_label("Climb").click();
+    h.run();
+    h.state_mut().command(Command::RouteClick(TablePoint::new(11.0, 23.0)));
+    h.run();
+    h.get_by_label("Route: 2.07\" (1.50\" across)");
+    h.get_by_label("ends 3.0\" up, on building");
+    h.get_by_label("nothing in its way");
+    h.get_by_label("Declare Climb").click();
+    h.run();
+    let a1 = h.state().game().and_then(|g| g.game().trooper("a1").and_then(|t| t.position)).expect("a1");
+    assert_eq!((a1.x, a1.y, a1.elevation), (11.0, 23.0, 3.0));
+    h.get_by_label("Declare ARO of b1");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_events() {
     use egui::accesskit::Role;
