@@ -575,15 +575,15 @@ fn a_climb_drafted_in_the_panel_is_measured_as_climb_measures_it_and_lands_on_th
     h.run();
     h.get_by_label("Climb").click();
     h.run();
-    h.state_mut().command(Command::RouteClick(TablePoint::new(11.0, 23.0)));
+    h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
     h.run();
-    h.get_by_label("Route: 2.07\" (1.50\" across)");
+    h.get_by_label("Route: 1.74\" (1.00\" across)");
     h.get_by_label("ends 3.0\" up, on building");
     h.get_by_label("nothing in its way");
     h.get_by_label("Declare Climb").click();
     h.run();
     let a1 = h.state().game().and_then(|g| g.game().trooper("a1").and_then(|t| t.position)).expect("a1");
-    assert_eq!((a1.x, a1.y, a1.elevation), (11.0, 23.0, 3.0));
+    assert_eq!((a1.x, a1.y, a1.elevation), (10.5, 23.0, 3.0));
     h.get_by_label("Declare ARO of b1");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -145,7 +145,7 @@ fn a_trooper_climbs_onto_a_roof_walks_on_it_and_jumps_down() {
         let p = a1.expect("a1")["position"].clone();
         (p["x"].as_f64(), p["y"].as_f64(), p["elevation"].as_f64())
     };
-    assert_eq!(a1_at("4"), (Some(11.0), Some(23.0), Some(3.0)));
+    assert_eq!(a1_at("4"), (Some(10.5), Some(23.0), Some(3.0)));
     assert_eq!(a1_at("12"), (Some(11.0), Some(25.0), Some(3.0)));
     assert_eq!(a1_at("16"), (Some(11.0), Some(27.5), Some(0.0)));
 }

@@ -51,23 +51,33 @@ fn climbing_onto_a_roof_stands_the_trooper_on_its_top_where_an_enemy_behind_a_wa
     // A Move cannot go up the building's 3" side.
     let r = no(&g, declare("move", json!([[11, 23]])), Rule::GeneralMovement);
     assert!(r.reason.contains("into building") && r.reason.contains("Climb or Jump"), "{}", r.reason);
-    // A Climb can: 1.5" across, 3" up from the table (1.43" above the top of its 1.57" tall
-    // Silhouette), 2.07" in all. On the roof, b1 sees it over the wall, and may react.
-    let g2 = ok(&g, declare("climb", json!([[11, 23]])));
+    // A Climb can: 1" across, 3" up from the table (1.43" above the top of its 1.57" tall
+    // Silhouette), 1.74" in all. On the roof, b1 sees it over the wall, and may react.
+    let g2 = ok(&g, declare("climb", json!([[10.5, 23]])));
     assert_eq!(elevation(&g2), 3.0);
     assert_eq!(eligible(&g2), vec!["b1"]);
     assert_eq!(reasons(&g2, "b1"), vec!["lof"]);
+    // A Climb ends on reaching the top: it does not walk on across the roof.
+    let r = no(&g, declare("climb", json!([[12, 23]])), Rule::Climb);
+    assert!(r.reason.contains("2.500\" across the table"), "{}", r.reason);
+    // Nor is it a Climb from out in the open, away from any wall.
+    let r = no(&town((7.0, 23.0, 0.0), json!([4, 4])), declare("climb", json!([[10.5, 23]])), Rule::Climb);
+    assert!(r.reason.contains("not in contact with a vertical surface"), "{}", r.reason);
 }
 
 #[test]
 fn climb_and_jump_go_up_to_the_first_mov_value_measured_from_the_top_of_the_silhouette() {
     // Up the 6" tower: 4.43" above the Silhouette's top, more than MOV 4's first value.
-    let g = town((30.0, 35.4, 0.0), json!([4, 4]));
-    let r = no(&g, declare("climb", json!([[31, 37]])), Rule::Climb);
-    assert!(r.reason.contains("a1 would move 4.") && r.reason.contains("at most the first value, 4\""), "{}", r.reason);
+    let g = town((30.0, 35.5, 0.0), json!([4, 4]));
+    let r = no(&g, declare("climb", json!([[30.5, 36.5]])), Rule::Climb);
+    assert!(
+        r.reason.contains("a1 would move 4.5") && r.reason.contains("at most the first value, 4\""),
+        "{}",
+        r.reason
+    );
     // With MOV 6-2 it climbs up.
-    let g = town((30.0, 35.4, 0.0), json!([6, 2]));
-    assert_eq!(elevation(&ok(&g, declare("climb", json!([[31, 37]])))), 6.0);
+    let g = town((30.0, 35.5, 0.0), json!([6, 2]));
+    assert_eq!(elevation(&ok(&g, declare("climb", json!([[30.5, 36.5]])))), 6.0);
     // Down off the 3" roof: 2" across and the whole 3" down (3.61") is within 4"; 3.5" across
     // (4.61") is not.
     let g = town((15.0, 23.0, 3.0), json!([4, 4]));

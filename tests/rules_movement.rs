@@ -103,9 +103,10 @@ fn a_move_cannot_pass_through_terrain_taller_than_the_silhouette_but_vaults_lowe
     ok(&g, declare("move", "a1", json!([[10, 27], [24, 27]])));
     // Around the wall's end (y = 20 + base radius + a hair): accepted.
     ok(&g, declare("move", "a1", json!([[19, 20.6], [22, 20.6], [22, 10]])));
-    // Climb and Jump may go over it.
-    ok(&g, declare("climb", "a1", json!([[24, 10]])));
+    // A Jump may go over it (without MOV on its list, no distance is checked); a Climb goes up
+    // or down a wall from against it, not over it from 10" away (rules_levels.rs has Climbs).
     ok(&g, declare("jump", "a1", json!([[24, 10]])));
+    no(&g, declare("climb", "a1", json!([[24, 10]])), Rule::Climb);
     // Base contact with the wall, sliding along it: not passing into it.
     let r = 0.492_126; // S2 base radius, inches (25 mm / 2)
     ok(&g, declare("move", "a1", json!([[20.0 - r, 10], [20.0 - r, 2]])));

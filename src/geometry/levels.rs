@@ -312,6 +312,60 @@ pub fn leap_length(mover: &Body, route: &[TablePoint], end_level_in: f64) -> f64
     across.hypot(up_down)
 }
 
+/// How much further than a base's width a Climb may go across the table, inches (assumption
+/// `CLIMB_ACROSS`): the tag's precision at each end ([`MOVE_CONTACT_SLACK_IN`] twice) and a little.
+pub const CLIMB_ACROSS_SLACK_IN: f64 = 0.25;
+
+/// Why a Climb may not go as declared (N4 Climb, Requirements and Effects:
+/// <https://infinitythewiki.com/index.php?title=Climb&oldid=1246>).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ClimbProblem {
+    /// It neither goes up nor down ("Climb only allows movement on vertical surfaces").
+    Level,
+    /// Where it starts, its base is not in contact with a vertical surface: the side of a piece
+    /// rising above it (going up), or the edge of the top it stands on (going down).
+    NoWall,
+    /// It goes further across the table than getting onto the top or off it takes (a base's
+    /// width: from against the wall to standing on the top, or back): "once the Trooper reaches a
+    /// level surface, his movement ends".
+    Across {
+        /// How far it goes across, inches.
+        across_in: f64,
+        /// The most a Climb may, inches.
+        most_in: f64,
+    },
+}
+
+/// Whether `mover`'s Climb from where it stands through `route` is one (N4 Climb): it goes up
+/// or down, from where its base is in contact (within [`MOVE_CONTACT_SLACK_IN`]) with a vertical
+/// surface — the side of a piece rising above its level, to go up; the edge of the top it stands
+/// on, to go down — and across the table no further than its base is wide (plus
+/// [`CLIMB_ACROSS_SLACK_IN`], assumption `CLIMB_ACROSS`). `None`: it may.
+pub fn climb_problem(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Option<ClimbProblem> {
+    let (c, r, level) = (mover.centre, mover.radius(), mover.elevation_in);
+    let end = route.last().copied().unwrap_or(c);
+    let end_level = surface_at(terrain, end).height_in;
+    if (end_level - level).abs() <= LEVEL_EPS_IN {
+        return Some(ClimbProblem::Level);
+    }
+    let to_edge =
+        |t: &Terrain| edges(&t.polygon).map(|(a, b)| point_segment_distance(c, a, b)).fold(f64::INFINITY, f64::min);
+    let reach = r + MOVE_CONTACT_SLACK_IN;
+    let touches = if end_level > level {
+        terrain.iter().any(|t| t.height_in > level + LEVEL_EPS_IN && to_edge(t) <= reach)
+    } else {
+        surface_at(terrain, c).piece.is_some_and(|k| to_edge(&terrain[k]) <= reach)
+    };
+    if !touches {
+        return Some(ClimbProblem::NoWall);
+    }
+    let mut pts = vec![c];
+    pts.extend_from_slice(route);
+    let across_in = super::path_length(&pts);
+    let most_in = 2.0 * r + CLIMB_ACROSS_SLACK_IN;
+    (across_in > most_in).then_some(ClimbProblem::Across { across_in, most_in })
+}
+
 /// Why a move may not end where it does (N4 Move: the move ends on a surface equal to or larger
 /// than the base).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -598,6 +652,32 @@ mod tests {
         let path = leap(&s2(15.0, 5.0), &[], &terrain);
         assert_eq!(path.len(), 2);
         assert_eq!(path[0].at, path[1].at);
+    }
+
+    #[test]
+    fn a_climb_starts_against_a_wall_or_at_a_tops_edge_and_goes_little_across() {
+        let r = Silhouette::S2.radius_in();
+        let terrain = [rect("roof", 10.0, 0.0, 20.0, 20.0, 3.0)];
+        // Against the west wall, up onto the top: a base's width across.
+        let foot = s2(10.0 - r, 5.0);
+        assert_eq!(climb_problem(&foot, &[p(10.0 + r, 5.0)], &terrain), None);
+        // Two bases' widths across is a walk on the roof as well.
+        match climb_problem(&foot, &[p(10.0 + 3.0 * r, 5.0)], &terrain) {
+            Some(ClimbProblem::Across { across_in, most_in }) => {
+                assert!(
+                    (across_in - 4.0 * r).abs() < 1e-9 && (most_in - (2.0 * r + CLIMB_ACROSS_SLACK_IN)).abs() < 1e-12
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // From 1" away from the wall, no wall to climb.
+        assert_eq!(climb_problem(&s2(9.0 - r, 5.0), &[p(10.0 + r, 5.0)], &terrain), Some(ClimbProblem::NoWall));
+        // Down from the edge of the top, not from its middle; and never level.
+        let edge = s2(10.0 + r, 5.0).elevated(3.0);
+        assert_eq!(climb_problem(&edge, &[p(10.0 - r, 5.0)], &terrain), None);
+        let middle = s2(15.0, 5.0).elevated(3.0);
+        assert_eq!(climb_problem(&middle, &[p(15.5, 5.0)], &terrain), Some(ClimbProblem::Level));
+        assert_eq!(climb_problem(&middle, &[p(9.0, 5.0)], &terrain), Some(ClimbProblem::NoWall));
     }
 
     #[test]

@@ -16,9 +16,9 @@ use super::roster::{Ability, CalibrationSetup, LieutenantOption, Placement, Setu
 use super::skills::{self, Reach, SkillKind};
 use super::{BySide, opponent};
 use crate::geometry::{
-    Arc, Body, LandingProblem, Obstacles, RoutePoint, Side, StandingProblem, Table, TablePoint, Terrain, WalkProblem,
-    base_crossings, distance, landing_problem, leap, leap_length, line_of_fire, may_pass_through, path_length,
-    route_events_with_levels, standing_problem, surface_height, walk_problems, zoc,
+    Arc, Body, ClimbProblem, LandingProblem, Obstacles, RoutePoint, Side, StandingProblem, Table, TablePoint, Terrain,
+    WalkProblem, base_crossings, climb_problem, distance, landing_problem, leap, leap_length, line_of_fire,
+    may_pass_through, path_length, route_events_with_levels, standing_problem, surface_height, walk_problems, zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -2363,6 +2363,26 @@ impl Game {
             && length > most + MOVE_LENGTH_SLACK_IN
         {
             return reject(rule, format!("{} would move {length:.3}\" {why}", t.id));
+        }
+        if skill.id == "climb"
+            && let Some(p) = climb_problem(&body, route, &self.terrain)
+        {
+            let reason = match p {
+                ClimbProblem::Level => {
+                    format!("{}'s Climb neither goes up nor down: Climb moves on vertical surfaces", t.id)
+                }
+                ClimbProblem::NoWall => format!(
+                    "{}'s base is not in contact with a vertical surface where its Climb starts (the side of a piece \
+                     rising above it, or the edge of the top it stands on)",
+                    t.id
+                ),
+                ClimbProblem::Across { across_in, most_in } => format!(
+                    "{}'s Climb goes {across_in:.3}\" across the table, more than the {most_in:.2}\" from against the wall \
+                     to standing on the top: a Climb ends once the trooper reaches a level surface",
+                    t.id
+                ),
+            };
+            return reject(Rule::Climb, reason);
         }
         let tall = (t.silhouette.value(), t.silhouette.height_in());
         match problems.first() {
