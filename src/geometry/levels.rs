@@ -39,6 +39,11 @@ pub const LEVEL_EPS_IN: f64 = 1e-6;
 /// table.
 pub const LEVEL_STEP_IN: f64 = 0.1;
 
+/// Most pieces a change of level is cut into for LoF and ZoC (a 20" climb at [`LEVEL_STEP_IN`]);
+/// a larger change — a hand-made setup's trooper 1,000" up — is cut into this many, coarser,
+/// rather than without bound.
+pub const MAX_LEVEL_STEPS: usize = 200;
+
 /// Number of points around a base's edge checked against neighbouring tops of the same height
 /// when it reaches past the edge of the top it stands on (see [`landing_problem`]).
 const LANDING_RIM_POINTS: usize = 64;
@@ -452,7 +457,7 @@ fn flat_runs(path: &[RoutePoint]) -> Vec<FlatRun> {
                 _ => runs.push(FlatRun { points: vec![p.at, q.at], level_in: p.level_in, along_in: along }),
             }
         } else {
-            let n = (rise.abs() / LEVEL_STEP_IN).ceil().max(1.0) as usize;
+            let n = ((rise.abs() / LEVEL_STEP_IN).ceil() as usize).clamp(1, MAX_LEVEL_STEPS);
             for k in 0..n {
                 let (f0, f1) = (k as f64 / n as f64, (k + 1) as f64 / n as f64);
                 let level_in = p.level_in + rise * 0.5 * (f0 + f1);
@@ -706,6 +711,14 @@ mod tests {
         assert_eq!(landing_problem(&big(31.0, 1.0), &terrain), None);
         let stool = [rect("stool", 40.0, 0.0, 41.0, 1.0, 1.0)];
         assert!(matches!(landing_problem(&big(40.5, 0.5), &stool), Some(LandingProblem::OffTheTop { piece: 0, .. })));
+    }
+
+    #[test]
+    fn a_change_of_level_is_cut_into_bounded_pieces() {
+        let up = [RoutePoint { at: p(1.0, 1.0), level_in: 0.0 }, RoutePoint { at: p(1.0, 1.0), level_in: 1.0 }];
+        assert_eq!(flat_runs(&up).len(), 1 + 10 + 1, "the foot, ten 0.1\" apart, and the top");
+        let far = [RoutePoint { at: p(1.0, 1.0), level_in: 0.0 }, RoutePoint { at: p(1.0, 1.0), level_in: 1e9 }];
+        assert_eq!(flat_runs(&far).len(), 1 + MAX_LEVEL_STEPS + 1);
     }
 
     #[test]
