@@ -67,8 +67,8 @@ fn structure_of_an_order_never_two_short_skills() {
 
 #[test]
 fn structure_of_an_order_entire_order_cannot_be_combined() {
-    // (Climb: `a` stands in `sees`' LoF, where Cautious Movement may not be declared.)
-    let entire = json!({"type": "declare", "skill": "climb", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
+    // (Jump: `a` stands in `sees`' LoF, where Cautious Movement may not be declared.)
+    let entire = json!({"type": "declare", "skill": "jump", "moves": [{"trooper": "a", "route": [[10, 11]]}]});
     let g = run(&activated(), vec![entire, close()]);
     assert_eq!(g.order().map(|o| o.step), Some(OrderStep::Resolution), "no second skill after an Entire Order");
     no(&g, mv([10.0, 12.0]), Rule::StructureOfAnOrder);
@@ -76,7 +76,7 @@ fn structure_of_an_order_entire_order_cannot_be_combined() {
     let g = run(&activated(), vec![mv([10.0, 12.0]), close()]);
     no(
         &g,
-        json!({"type": "declare", "skill": "climb", "moves": [{"trooper": "a", "route": [[10, 13]]}]}),
+        json!({"type": "declare", "skill": "jump", "moves": [{"trooper": "a", "route": [[10, 13]]}]}),
         Rule::StructureOfAnOrder,
     );
 }

@@ -16,8 +16,8 @@ use sightline::rules::{Game, Rule};
 
 /// A: `a1` (S2, `mov`) at `at` (x, y, elevation), the Lieutenant far off; B: `b1` (S2) at
 /// (30, 23) facing west, behind a 2.5" wall (x 20–21, y 15–31) that hides the table beyond it
-/// from b1; a 3" building (x 10–16, y 20–26), a 6" tower (x 30–36, y 36–42) and a 1" crate
-/// (x 20–22, y 0–4).
+/// from b1; a 3" building (x 10–16, y 20–26), a 6" tower (x 30–36, y 36–42), a 1" crate
+/// (x 20–22, y 0–4) and a 2" catwalk 0.4" wide (x 40–40.4, y 20–40).
 fn town(at: (f64, f64, f64), mov: Value) -> Game {
     let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": mov,
                     "position": {"x": at.0, "y": at.1, "facing": 0.0, "elevation": at.2}});
@@ -28,7 +28,8 @@ fn town(at: (f64, f64, f64), mov: Value) -> Game {
             {"id": "wall", "polygon": [[20, 15], [21, 15], [21, 31], [20, 31]], "height": 2.5},
             {"id": "building", "polygon": [[10, 20], [16, 20], [16, 26], [10, 26]], "height": 3.0},
             {"id": "tower", "polygon": [[30, 36], [36, 36], [36, 42], [30, 42]], "height": 6.0},
-            {"id": "crate", "polygon": [[20, 0], [22, 0], [22, 4], [20, 4]], "height": 1.0}
+            {"id": "crate", "polygon": [[20, 0], [22, 0], [22, 4], [20, 4]], "height": 1.0},
+            {"id": "catwalk", "polygon": [[40, 20], [40.4, 20], [40.4, 40], [40, 40]], "height": 2.0}
         ]),
     );
     ok(&start_orders(&game(s)), json!({"type": "activate", "source": "regular", "troopers": ["a1"]}))
@@ -115,4 +116,13 @@ fn a_move_steps_up_onto_a_crate_and_ends_on_it_or_beside_it_but_not_half_on_it()
     // The centre on the table, the base 0.19" over the crate.
     let r = no(&g, declare("move", json!([[19.7, 2]])), Rule::GeneralMovement);
     assert!(r.reason.contains("its base 0.19\" over crate"), "{}", r.reason);
+}
+
+#[test]
+fn a_move_along_a_top_narrower_than_half_the_base_is_refused() {
+    // N4 Move: "Any surface they move on must be at least half as wide as their base". An S2's
+    // base is 0.98" across; the catwalk is 0.4" wide.
+    let g = town((40.2, 25.0, 2.0), json!([4, 4]));
+    let r = no(&g, declare("move", json!([[40.2, 28]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("along the top of catwalk at 0.000\" where it is 0.40\" wide"), "{}", r.reason);
 }

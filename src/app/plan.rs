@@ -61,7 +61,7 @@ pub fn route_levels(scene: &Scene, i: usize, leaping: bool) -> Vec<RoutePoint> {
 /// Where scene trooper `i`'s route may not go, in order along it (empty without a route): the
 /// same judgement the rules engine makes of a declared move. A plain move (`leaping` false):
 /// terrain rising more than its Silhouette above the level it walks at, a step down further than
-/// that, bases it may not pass through; a Climb or Jump (`leaping`) goes over them. Either way:
+/// that, a top narrower than half its base, bases it may not pass through; a Climb or Jump (`leaping`) goes over them. Either way:
 /// another's space where it ends, and an end not on a surface as large as the base.
 pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProblem> {
     let Some(me) = scene.troopers.get(i) else { return Vec::new() };
@@ -86,6 +86,10 @@ pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProble
                 WalkProblem::Down { piece, drop_in, along_in, at } => RouteProblem {
                     stretch: Stretch { from_in: along_in, to_in: along_in, start: at, end: at },
                     what: format!("down {drop_in:.1}\" off {}", name(piece)),
+                },
+                WalkProblem::Narrow { piece, width_in, along_in, at } => RouteProblem {
+                    stretch: Stretch { from_in: along_in, to_in: along_in, start: at, end: at },
+                    what: format!("along {}, {width_in:.2}\" wide", name(piece)),
                 },
             });
         }

@@ -6,8 +6,9 @@
 //! ([`surface_at`]). The rules behind this module:
 //!
 //! - **N4 Move** (Requirements, <https://infinitythewiki.com/index.php?oldid=1160&title=Move>):
-//!   the base stays in contact with the surface it moves on, and the move ends on a surface
-//!   equal to or larger than the base ([`landing_problem`]).
+//!   the base stays in contact with the surface it moves on, any surface it moves on is at least
+//!   half as wide as the base ([`walk_problems`]), and the move ends on a surface equal to or
+//!   larger than the base ([`landing_problem`]).
 //! - **N4 General Movement Rules** (PDF 2.1): a trooper moves over any scenery item no taller
 //!   than its Silhouette without declaring Climb or Jump; that vertical movement is not counted
 //!   in the distance moved, but the trooper counts as moving up and over the obstacle for LoF. So
@@ -214,6 +215,18 @@ pub enum WalkProblem {
         /// Where, on the table.
         at: TablePoint,
     },
+    /// Up on a top, the surface it moves along is narrower there than half its base is wide (N4
+    /// Move: "Any surface they move on must be at least half as wide as their base").
+    Narrow {
+        /// The piece whose top it is.
+        piece: Option<usize>,
+        /// How wide the top is there, across the way the trooper goes, inches.
+        width_in: f64,
+        /// Distance along the route, inches.
+        along_in: f64,
+        /// Where, on the table.
+        at: TablePoint,
+    },
 }
 
 impl WalkProblem {
@@ -221,7 +234,7 @@ impl WalkProblem {
     pub fn along_in(&self) -> f64 {
         match self {
             WalkProblem::Into { stretch, .. } => stretch.from_in,
-            WalkProblem::Down { along_in, .. } => *along_in,
+            WalkProblem::Down { along_in, .. } | WalkProblem::Narrow { along_in, .. } => *along_in,
         }
     }
 }
@@ -231,7 +244,8 @@ impl WalkProblem {
 /// ([`terrain_crossings`] at each level of the walk: what is low enough to step onto from the
 /// table may be too high from a crate, and a roof's parapet is judged from the roof), and each
 /// step down of more than its Silhouette's height. The standing Silhouette counts, Prone or not,
-/// as for vaulting.
+/// as for vaulting. Up on a top, also each leg's first place where the top is narrower across the
+/// way it goes than half the base is wide (N4 Move).
 pub fn walk_problems(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> (Walk, Vec<WalkProblem>) {
     let (walk, crossings) = walk_crossings(mover, route, terrain);
     let mut out = Vec::new();
@@ -244,6 +258,7 @@ pub fn walk_problems(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) ->
         let drop_in = s.from_level_in - s.to_level_in;
         out.push(WalkProblem::Down { piece: s.piece, drop_in, along_in: s.along_in, at: s.at });
     }
+    out.extend(narrow_places(mover.radius(), &walk.path, terrain));
     out.sort_by(|a, b| a.along_in().total_cmp(&b.along_in()));
     (walk, out)
 }
@@ -273,6 +288,69 @@ pub fn walk_crossings(
         }
     }
     (walk, out)
+}
+
+/// Spacing of the points along a route up on a top where the top's width is measured, inches.
+pub const WIDTH_STEP_IN: f64 = 0.05;
+
+/// Where a walk up on a top goes along a surface narrower than half the base is wide (`r`, the
+/// base's radius): at points [`WIDTH_STEP_IN`] apart along each leg at a level above the table,
+/// the width of the tops at that level (neighbouring tops of one height together) along the line
+/// across the leg through the base centre, where the centre is on one. The first such point of
+/// each leg, in order.
+fn narrow_places(r: f64, path: &[RoutePoint], terrain: &[Terrain]) -> Vec<WalkProblem> {
+    let mut out = Vec::new();
+    let mut along = 0.0;
+    let mut scratch = Vec::new();
+    let mut spans: Vec<(f64, f64)> = Vec::new();
+    for w in path.windows(2) {
+        let (p, q) = (w[0], w[1]);
+        let len = p.at.dist(q.at);
+        let flat = (p.level_in - q.level_in).abs() <= LEVEL_EPS_IN;
+        if len <= 0.0 || !flat || p.level_in <= LEVEL_EPS_IN {
+            along += len;
+            continue;
+        }
+        let u = (q.at - p.at).scale(1.0 / len);
+        let across = TablePoint::new(-u.y, u.x).scale(r);
+        let tops: Vec<&Terrain> = terrain.iter().filter(|t| (t.height_in - p.level_in).abs() <= LEVEL_EPS_IN).collect();
+        let n = ((len / WIDTH_STEP_IN).ceil() as usize).clamp(1, super::route::MAX_ROUTE_SAMPLES);
+        for k in 0..=n {
+            let c = p.at.lerp(q.at, k as f64 / n as f64);
+            // (Off the top — past a step down the walk did not take — is another problem.)
+            let under = surface_at(terrain, c);
+            if (under.height_in - p.level_in).abs() > LEVEL_EPS_IN {
+                continue;
+            }
+            let (a, b) = (c - across, c + across);
+            spans.clear();
+            for t in &tops {
+                spans.extend(super::segment::inside_stretches(&t.polygon, a, b, &mut scratch));
+            }
+            spans.sort_by(|x, y| x.0.total_cmp(&y.0));
+            // The stretch of the line across that holds the centre (t = 1/2), joined over tops
+            // that meet.
+            let (mut lo, mut hi) = (f64::NAN, f64::NAN);
+            for &(t0, t1) in &spans {
+                if hi.is_nan() || t0 > hi + 1e-9 {
+                    if lo <= 0.5 + 1e-9 && hi >= 0.5 - 1e-9 {
+                        break;
+                    }
+                    (lo, hi) = (t0, t1);
+                } else {
+                    hi = hi.max(t1);
+                }
+            }
+            let width_in = if lo <= 0.5 + 1e-9 && hi >= 0.5 - 1e-9 { (hi - lo) * 2.0 * r } else { 0.0 };
+            if width_in < r - 1e-9 {
+                let piece = under.piece;
+                out.push(WalkProblem::Narrow { piece, width_in, along_in: along + len * k as f64 / n as f64, at: c });
+                break;
+            }
+        }
+        along += len;
+    }
+    out
 }
 
 /// `mover`'s Climb or Jump from where it stands through `route` to the surface under the route's
@@ -616,6 +694,31 @@ mod tests {
         // A 1" ledge is stepped down from.
         let ledge = [rect("ledge", 10.0, 0.0, 20.0, 20.0, 1.0)];
         assert!(walk_problems(&s2(15.0, 5.0).elevated(1.0), &[p(25.0, 5.0)], &ledge).1.is_empty());
+    }
+
+    #[test]
+    fn up_on_a_top_the_surface_moved_along_is_at_least_half_as_wide_as_the_base() {
+        let r = Silhouette::S2.radius_in();
+        // A 1" wide wall top (an S2 base is 0.98" across) may be walked along; a 0.4" one not.
+        let wide = [rect("wall", 10.0, 0.0, 11.0, 20.0, 2.0)];
+        let (_, problems) = walk_problems(&s2(10.5, 5.0).elevated(2.0), &[p(10.5, 15.0)], &wide);
+        assert!(problems.is_empty(), "{problems:?}");
+        let thin = [rect("ledge", 10.0, 0.0, 10.4, 20.0, 2.0)];
+        let (_, problems) = walk_problems(&s2(10.2, 5.0).elevated(2.0), &[p(10.2, 15.0)], &thin);
+        match problems.as_slice() {
+            [WalkProblem::Narrow { piece: Some(0), width_in, along_in, .. }] => {
+                assert!((width_in - 0.4).abs() < 1e-9 && *along_in == 0.0, "{width_in} at {along_in}");
+                assert!(0.4 < r);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Two 0.3" slabs side by side make one 0.6" top; across a 4" roof, no problem.
+        let slabs = [rect("west", 10.0, 0.0, 10.3, 20.0, 2.0), rect("east", 10.3, 0.0, 10.6, 20.0, 2.0)];
+        assert!(walk_problems(&s2(10.3, 5.0).elevated(2.0), &[p(10.3, 15.0)], &slabs).1.is_empty());
+        let roof = [rect("roof", 10.0, 0.0, 14.0, 20.0, 2.0)];
+        assert!(walk_problems(&s2(12.0, 5.0).elevated(2.0), &[p(12.0, 15.0), p(13.0, 16.0)], &roof).1.is_empty());
+        // On the table nothing is measured.
+        assert!(walk_problems(&s2(5.0, 5.0), &[p(5.0, 15.0)], &thin).1.is_empty());
     }
 
     #[test]

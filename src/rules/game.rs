@@ -2402,6 +2402,16 @@ impl Game {
                     skill.name,
                 ),
             ),
+            Some(WalkProblem::Narrow { piece, width_in, along_in, .. }) => reject(
+                Rule::GeneralMovement,
+                format!(
+                    "{}'s route runs along the top of {} at {along_in:.3}\" where it is {width_in:.2}\" wide, less than \
+                     half its base ({:.2}\"): a surface moved on is at least half as wide as the base (N4 Move)",
+                    t.id,
+                    piece.map_or("a piece", |k| self.terrain[k].id.as_str()),
+                    t.silhouette.radius_in(),
+                ),
+            ),
             Some(WalkProblem::Down { piece, drop_in, along_in, .. }) => reject(
                 Rule::GeneralMovement,
                 format!(
