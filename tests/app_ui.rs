@@ -554,6 +554,36 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two troopers set base to base are in Close Combat: the engine makes both Engaged, the list
+/// says so, and the app rings them on the plan and the picture (`close_combat_pairs`).
+#[test]
+fn troopers_in_close_combat_are_listed_engaged_and_joined() {
+    let dir = fresh_dir("close-combat");
+    let path = dir.join("game.jsonl");
+    let t = |id: &str, x: f64, y: f64, lt: bool| {
+        let abilities = if lt { serde_json::json!(["lieutenant"]) } else { serde_json::json!([]) };
+        serde_json::json!({"id": id, "silhouette": 2, "points": 10, "abilities": abilities,
+                           "position": {"x": x, "y": y, "facing": 0.0}})
+    };
+    let touch = 25.0 / 25.4;
+    let army = |troopers: Vec<serde_json::Value>| serde_json::json!({"groups": [{"troopers": troopers}]});
+    let setup = serde_json::json!({"table": {"width": 48, "depth": 48}, "terrain": [], "first": "A", "armies": {
+        "A": army(vec![t("a_lt", 2.0, 2.0, true), t("a1", 20.0, 20.0, false)]),
+        "B": army(vec![t("b_lt", 46.0, 46.0, true), t("b1", 20.0 + touch, 20.0, false), t("b2", 30.0, 20.0, false)])}});
+    let header = serde_json::json!({"format": "sightline-game", "version": 1, "setup": setup});
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (h, _) = game_app(&path);
+    let app = h.state();
+    let names: Vec<(String, String)> = app
+        .close_combat_pairs()
+        .iter()
+        .map(|&(i, j)| (app.scene().troopers[i].id.clone(), app.scene().troopers[j].id.clone()))
+        .collect();
+    assert_eq!(names, vec![("a1".to_string(), "b1".to_string())]);
+    assert_eq!(h.query_all_by_label_contains("engaged").count(), 2, "a1 and b1 listed as engaged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A Climb drafted in the app (levels.jsonl's table: a1 at the foot of a 3" building, b1 behind a
 /// wall that hides the foot): the panel measures it as Climb does and says where it ends; declared,
 /// a1 stands on the roof and b1, who sees the roof, may react.

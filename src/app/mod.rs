@@ -523,6 +523,22 @@ impl SightlineApp {
         self.scene.troopers.iter().enumerate().filter(|(_, t)| ids.contains(&&t.id)).map(|(i, _)| i).collect()
     }
 
+    /// The pairs of troopers (scene indices, the lower first) in Close Combat now: Engaged with
+    /// each other (N4 Engaged State, worked out by the rules engine from Silhouette contact).
+    pub fn close_combat_pairs(&self) -> Vec<(usize, usize)> {
+        let Some(game) = self.game.as_ref().map(|g| g.game()) else { return Vec::new() };
+        let at = |id: &str| self.scene.troopers.iter().position(|t| t.id == id);
+        let mut out = Vec::new();
+        for (i, t) in self.scene.troopers.iter().enumerate() {
+            for j in game.close_combat_of(&t.id).iter().filter_map(|id| at(id)) {
+                if i < j {
+                    out.push((i, j));
+                }
+            }
+        }
+        out
+    }
+
     /// Deployment: the selected trooper stands at `p` (its base `elevation` up); then the next
     /// trooper of its side in the list is selected, for the next click.
     fn deploy_selected(&mut self, p: crate::geometry::TablePoint, elevation: f64) {
@@ -705,6 +721,13 @@ impl SightlineApp {
                     }
                     None => {}
                 }
+            }
+        }
+        // Close Combat: each Engaged trooper ringed at its base.
+        for (i, j) in self.close_combat_pairs() {
+            for b in [&self.scene.troopers[i].body, &self.scene.troopers[j].body] {
+                let ring = view.ring(b.centre, b.radius() + 0.25, b.elevation_in);
+                painter.add(egui::Shape::closed_line(ring, egui::Stroke::new(2.5, plan::CLOSE_COMBAT)));
             }
         }
         let may_react = self.may_react();
@@ -1147,6 +1170,7 @@ impl SightlineApp {
                 may_react: &self.may_react(),
                 zones: &self.deployment_zones(),
                 leaping: self.leaping(),
+                close_combat: &self.close_combat_pairs(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

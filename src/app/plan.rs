@@ -208,6 +208,9 @@ pub struct PlanView<'a> {
     pub zones: &'a [(Side, Vec<TablePoint>)],
     /// The routes being drawn are a Climb's or Jump's (they go over what a plain move may not).
     pub leaping: bool,
+    /// Pairs of troopers (scene indices) in Close Combat (Engaged with each other): each is
+    /// ringed in [`CLOSE_COMBAT`].
+    pub close_combat: &'a [(usize, usize)],
 }
 
 /// A polygon's outline, dashed (`dash` and `gap` long, screen points), closed back to its first point.
@@ -232,6 +235,9 @@ fn fill_polygon(painter: &egui::Painter, pts: &[Pos2], fill: Color32) {
 
 /// The ring round a trooper that may declare an ARO now.
 pub const MAY_REACT: Color32 = Color32::from_rgb(255, 160, 30);
+
+/// The ring round a trooper in Close Combat (the Engaged State).
+pub const CLOSE_COMBAT: Color32 = Color32::from_rgb(200, 80, 255);
 
 impl PlanView<'_> {
     /// Draw the plan; a click on a base selects that trooper.
@@ -374,6 +380,9 @@ impl PlanView<'_> {
             painter.circle_stroke(c, r, ring);
             if self.may_react.contains(&i) {
                 painter.circle_stroke(c, r + 4.0, Stroke::new(2.5, MAY_REACT));
+            }
+            if self.close_combat.iter().any(|&(a, b)| a == i || b == i) {
+                painter.circle_stroke(c, r + 7.5, Stroke::new(2.5, CLOSE_COMBAT));
             }
             painter.text(
                 c + vec2(0.0, r + 8.0),
