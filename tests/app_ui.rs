@@ -423,6 +423,14 @@ fn new_game_from(fixture: &str, tag: &str) -> (std::path::PathBuf, std::path::Pa
     (dir, path)
 }
 
+/// Click each of `labels` in turn, letting the app run after each click.
+fn click_each(h: &mut Harness<'_, SightlineApp>, labels: &[&str]) {
+    for label in labels {
+        h.get_by_label(label).click();
+        h.run();
+    }
+}
+
 /// The events in game file `path`, as saved.
 fn saved_events(path: &std::path::Path) -> Vec<sightline::rules::Event> {
     sightline::store::load(path).expect("the game file reads").events.into_iter().map(|l| l.event).collect()
@@ -473,20 +481,10 @@ fn an_order_played_in_the_app_is_saved_event_by_event_as_the_rules_take_it() {
         .unwrap_or_default();
     assert!(eligible.contains(&"b1".to_string()) && eligible.contains(&"b2".to_string()), "{eligible:?}");
     assert!(h.query_all_by_label_contains("LoF to a1 from").next().is_some(), "the panel says why they may react");
-    h.get_by_label("Declare ARO of b1").click();
-    h.run();
-    h.get_by_label("Declare ARO of b2").click();
-    h.run();
-    h.get_by_label("Close ARO window 1").click();
-    h.run();
+    click_each(&mut h, &["Declare ARO of b1", "Declare ARO of b2", "Close ARO window 1"]);
     h.state_mut().command(Command::RoutePoint(TablePoint::new(14.0, 24.0)));
     h.run();
-    h.get_by_label("Declare Move").click();
-    h.run();
-    h.get_by_label("Declare ARO of b3").click();
-    h.run();
-    h.get_by_label("Close ARO window 2").click();
-    h.run();
+    click_each(&mut h, &["Declare Move", "Declare ARO of b3", "Close ARO window 2"]);
     h.get_by_label("Step 5: Resolution");
     h.get_by_label("Resolve").click();
     h.run();
@@ -595,12 +593,7 @@ fn a_climb_drafted_in_the_panel_is_measured_as_climb_measures_it_and_lands_on_th
     let (dir, path) = new_game_from("tests/fixtures/levels.jsonl", "climb");
     let (mut h, _) = game_app(&path);
     h.run();
-    h.get_by_label("Order Count").click();
-    h.run();
-    h.get_by_label("a1  S2").click();
-    h.run();
-    h.get_by_label("Activate a1").click();
-    h.run();
+    click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
     h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
     h.run();
     h.get_by_label("Climb").click();
@@ -647,14 +640,7 @@ fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_e
     h.run();
     assert!(h.query_by_label_contains("Refused").is_none(), "the Duo was created");
     h.get_by_label_contains("duo-a (duo): a_lt (leader), a_imp");
-    h.get_by_label("Order Count").click();
-    h.run();
-    h.get_by_label("End Impetuous Phase").click();
-    h.run();
-    h.get_by_label("a_nco  S2").click();
-    h.run();
-    h.get_by_label("Activate a_nco").click();
-    h.run();
+    click_each(&mut h, &["Order Count", "End Impetuous Phase", "a_nco  S2", "Activate a_nco"]);
     // A BS Attack at an enemy it sees, which is also under the Template.
     let target = {
         let app = h.state();
