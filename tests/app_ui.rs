@@ -555,7 +555,7 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
 /// Two troopers set base to base are in Close Combat: the engine makes both Engaged, the list
 /// says so, and the app rings them on the plan and the picture (`close_combat_pairs`).
 #[test]
-fn troopers_in_close_combat_are_listed_engaged_and_joined() {
+fn troopers_in_close_combat_are_listed_engaged_and_ringed() {
     let dir = fresh_dir("close-combat");
     let path = dir.join("game.jsonl");
     let t = |id: &str, x: f64, y: f64, lt: bool| {

@@ -917,8 +917,10 @@ impl SightlineApp {
             } else {
                 ui.label(format!("Route: {}", self.length(across)));
             }
-            if (end_level - me.body.elevation_in).abs() > crate::geometry::LEVEL_EPS_IN {
-                let on = crate::geometry::surface_at(&self.scene.terrain, me.route[me.route.len() - 1]);
+            if let Some(&end) = me.route.last()
+                && (end_level - me.body.elevation_in).abs() > crate::geometry::LEVEL_EPS_IN
+            {
+                let on = crate::geometry::surface_at(&self.scene.terrain, end);
                 let surface =
                     on.piece.map_or("on the table".to_string(), |k| format!("on {}", self.scene.terrain[k].id));
                 ui.label(format!("ends {end_level:.1}\" up, {surface}"));
@@ -1324,7 +1326,7 @@ pub fn run(
             let camera = camera_view::CameraState::new(capture);
             let table = (scene.table.width, scene.table.depth);
             let app = SightlineApp::new(scene, title, camera, cc.storage);
-            // The demo table's camera pose is known: start calibrated from its true corners.
+            // The demo table's camera pose is known: start calibrated from its nine known points.
             let app = match (&spec, demo_calibration(table)) {
                 (crate::camera::SourceSpec::Demo, Some(c)) => {
                     app.with_calibration(c, "demo: calibrated from its known camera pose (nine points)")

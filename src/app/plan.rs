@@ -59,10 +59,12 @@ pub fn route_levels(scene: &Scene, i: usize, leaping: bool) -> Vec<RoutePoint> {
 }
 
 /// Where scene trooper `i`'s route may not go, in order along it (empty without a route): the
-/// same judgement the rules engine makes of a declared move. A plain move (`leaping` false):
-/// terrain rising more than its Silhouette above the level it walks at, a step down further than
-/// that, a top narrower than half its base, bases it may not pass through; a Climb or Jump (`leaping`) goes over them. Either way:
-/// another's space where it ends, and an end not on a surface as large as the base.
+/// judgements the rules engine makes of where a declared move goes. A plain move (`leaping`
+/// false): terrain rising more than its Silhouette above the level it walks at, a step down
+/// further than that, a top narrower than half its base, bases it may not pass through; a Climb
+/// or Jump (`leaping`) goes over them. Either way: another's space where it ends, and an end not
+/// on a surface as large as the base. (How far it may go, and Climb's Requirements, the engine
+/// judges when the move is declared; the panel shows the length beside its MOV.)
 pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProblem> {
     let Some(me) = scene.troopers.get(i) else { return Vec::new() };
     if me.route.is_empty() {

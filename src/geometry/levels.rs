@@ -29,7 +29,7 @@
 use super::lof::Obstacles;
 use super::movement::{MOVE_CONTACT_SLACK_IN, terrain_crossings};
 use super::route::{RouteEvents, Stretch, route_events};
-use super::segment::{Where, crossing_params, edges, locate, point_segment_distance};
+use super::segment::{Where, crossing_params, distance_to_outline, edges, locate};
 use super::{Body, TablePoint, Terrain, base_outside_area};
 
 /// Levels closer than this are the same level, inches.
@@ -159,7 +159,18 @@ pub fn walk(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Walk {
             if t1 - t0 <= 1e-12 {
                 continue;
             }
-            let (a, b) = (prev.lerp(next, t0), prev.lerp(next, t1));
+            // (The leg's own ends exactly, not as `lerp` rounds them: the route's points stay in
+            // the path as given.)
+            let at = |t: f64| {
+                if t <= 0.0 {
+                    prev
+                } else if t >= 1.0 {
+                    next
+                } else {
+                    prev.lerp(next, t)
+                }
+            };
+            let (a, b) = (at(t0), at(t1));
             let here = surface_at(terrain, a.lerp(b, 0.5));
             let changed = (here.height_in - surface).abs() > LEVEL_EPS_IN;
             surface = here.height_in;
@@ -431,8 +442,7 @@ pub fn climb_problem(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) ->
     if (end_level - level).abs() <= LEVEL_EPS_IN {
         return Some(ClimbProblem::Level);
     }
-    let to_edge =
-        |t: &Terrain| edges(&t.polygon).map(|(a, b)| point_segment_distance(c, a, b)).fold(f64::INFINITY, f64::min);
+    let to_edge = |t: &Terrain| distance_to_outline(&t.polygon, c);
     let reach = r + MOVE_CONTACT_SLACK_IN;
     let touches = if end_level > level {
         terrain.iter().any(|t| t.height_in > level + LEVEL_EPS_IN && to_edge(t) <= reach)
@@ -483,7 +493,7 @@ pub fn landing_problem(body: &Body, terrain: &[Terrain]) -> Option<LandingProble
         if t.height_in <= level + LEVEL_EPS_IN || !t.aabb().grown(r).meets_segment(c, c) {
             continue;
         }
-        let to_edge = edges(&t.polygon).map(|(a, b)| point_segment_distance(c, a, b)).fold(f64::INFINITY, f64::min);
+        let to_edge = distance_to_outline(&t.polygon, c);
         let by_in = if locate(&t.polygon, c) == Where::Inside { r + to_edge } else { r - to_edge };
         if by_in > MOVE_CONTACT_SLACK_IN {
             return Some(LandingProblem::OverHigher { piece, by_in });

@@ -371,6 +371,11 @@ pub(crate) fn polygon_meets_convex(poly: &[TablePoint], convex: &[TablePoint]) -
     locate(convex, poly[0]) != Where::Outside || locate(poly, convex[0]) != Where::Outside
 }
 
+/// Distance from `p` to the outline of polygon `poly` (any shape; inside or out), inches.
+pub(crate) fn distance_to_outline(poly: &[TablePoint], p: TablePoint) -> f64 {
+    edges(poly).map(|(a, b)| point_segment_distance(p, a, b)).fold(f64::INFINITY, f64::min)
+}
+
 /// Distance from `p` to convex polygon `convex` (0 inside), inches.
 pub(crate) fn point_convex_distance(p: TablePoint, convex: &[TablePoint]) -> f64 {
     if locate(convex, p) != Where::Outside {

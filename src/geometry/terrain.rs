@@ -213,9 +213,7 @@ pub fn surface_height(terrain: &[Terrain], p: TablePoint) -> f64 {
 /// base's radius less the centre's distance to the edge for a centre inside, plus it for a
 /// centre outside.
 pub fn base_outside_area(polygon: &[TablePoint], centre: TablePoint, r: f64) -> f64 {
-    let to_edge = super::segment::edges(polygon)
-        .map(|(a, b)| super::segment::point_segment_distance(centre, a, b))
-        .fold(f64::INFINITY, f64::min);
+    let to_edge = super::segment::distance_to_outline(polygon, centre);
     match super::segment::locate(polygon, centre) {
         super::segment::Where::Inside => (r - to_edge).max(0.0),
         _ => r + to_edge,
