@@ -1163,3 +1163,22 @@ fn deployment_follows_its_four_steps_in_the_panel() {
     assert!(h.query_by_label("Tag where Models stand").is_none(), "the game has begun");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Stealth trooper's Move inside an enemy's ZoC behind its back (stealth.jsonl's first three
+/// events): the ARO window says that enemy gets no ARO, and why.
+#[test]
+fn the_aro_window_says_who_a_stealth_trooper_gave_no_aro() {
+    let dir = fresh_dir("stealth");
+    let path = dir.join("game.jsonl");
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stealth.jsonl"))
+            .expect("fixture");
+    let first: Vec<&str> = text.lines().take(4).collect();
+    std::fs::write(&path, format!("{}\n", first.join("\n"))).expect("written");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Nobody may declare an ARO now.");
+    h.get_by_label("b1: no ARO against a1 (Stealth: inside b1's ZoC, outside its LoF)");
+    assert!(h.query_by_label("Declare ARO of b1").is_none(), "b1 is offered no ARO");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -150,6 +150,27 @@ fn a_trooper_climbs_onto_a_roof_walks_on_it_and_jumps_down() {
     assert_eq!(a1_at("16"), (Some(11.0), Some(27.5), Some(0.0)));
 }
 
+/// N4 Stealth: a1 (a Ninja) moves inside b1's ZoC behind its back: b1 gets no ARO, the state says
+/// why, and an ARO declared anyway is refused under Stealth; a1's BS Attack, not a movement skill,
+/// gives b1 its ARO in window 2.
+#[test]
+fn a_stealth_trooper_creeps_up_unseen_and_its_attack_draws_the_aro() {
+    let (code, lines, _) = replay(&[&path("stealth.jsonl")]);
+    assert_eq!(code, 1, "the ARO against the creeping Ninja is rejected");
+    let rejected: Vec<(u64, &str)> = lines
+        .iter()
+        .filter(|l| l["result"] == "rejected")
+        .map(|l| (l["index"].as_u64().unwrap_or(0), l["rule"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(rejected, vec![(4, "Stealth")]);
+    let order = |i: usize| lines[i - 1]["state"]["order"].clone();
+    assert_eq!(order(3)["eligible_aros"], serde_json::json!([]));
+    assert_eq!(order(3)["hidden_by_stealth"], serde_json::json!([{"trooper": "b1", "from": ["a1"]}]));
+    assert_eq!(order(6)["eligible_aros"][0]["trooper"], "b1");
+    assert_eq!(order(6)["hidden_by_stealth"], serde_json::json!([]));
+    assert_eq!(lines[6]["result"], "accepted", "b1 dodges the attack");
+}
+
 /// The Deployment Phase's four steps (`deploys_first`: B): a tag out of its player's step and an
 /// early Order Count are refused, naming the step; B ends its step early, keeping its Airborne
 /// trooper off the table; A, with the first Turn, holds back a second trooper for a Command Token.

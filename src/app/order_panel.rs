@@ -317,6 +317,11 @@ pub fn event_text(e: &Event) -> String {
     }
 }
 
+/// Why a reactive trooper gets no ARO from Stealth troopers, in words (N4 Stealth).
+pub fn stealth_text(id: &str, by: &[String]) -> String {
+    format!("{id}: no ARO against {} (Stealth: inside {id}'s ZoC, outside its LoF)", by.join(", "))
+}
+
 /// Why a trooper may react, in words ("LoF to a1 from (22.0, 12.5)").
 pub fn reason_text(r: &AroReason) -> String {
     match r {
@@ -924,6 +929,9 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
     let eligible = order.eligible_now();
     if eligible.is_empty() {
         ui.label("Nobody may declare an ARO now.");
+    }
+    for (id, by) in order.hidden_now() {
+        ui.label(stealth_text(id, by));
     }
     let aro_skills: Vec<&skills::Skill> = skills::CATALOGUE.iter().filter(|s| s.aro).collect();
     for (id, reasons) in eligible {

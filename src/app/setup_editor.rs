@@ -210,6 +210,10 @@ fn ability_hover(a: Ability) -> &'static str {
             "Infiltration, Forward Deployment, Impersonation, Mechanized Deployment …: not held to its \
              Deployment Zone (where its skill lets it deploy is not checked)"
         }
+        Ability::Stealth => {
+            "Stealth: moving (Short Movement Skill or Cautious Movement) inside an enemy's ZoC outside its \
+             LoF gives that enemy no ARO; may declare Cautious Movement inside enemies' ZoC"
+        }
     }
 }
 

@@ -93,3 +93,16 @@ pub const SILHOUETTE_CONTACT_IN: f64 = 0.1;
 /// Silhouette contact with an enemy Camouflage marker): a trooper in a marker state (Camouflaged,
 /// Impersonation …) neither is Engaged nor engages an enemy in contact with it.
 pub const MARKERS_ARE_NOT_ENGAGED: bool = true;
+
+/// `STEALTH_SKILLS` (N4 Stealth, ✅ <https://infinitythewiki.com/index.php?diff=cur&oldid=1506&title=Stealth>:
+/// "If the user declares a Short Movement Skill or Cautious Movement within the Zone of Control of
+/// one or more enemies and stays outside their LoF, he does not grant AROs to those enemies"):
+/// the skills that wording covers, as the catalogue's ids — its Short Movement Skills (Move,
+/// Discover, Idle) and Cautious Movement. Which catalogue rows are Short Movement Skills is itself
+/// partly inferred (digest §5); N5 narrows the list to Idle and skills with the Movement label.
+pub const STEALTH_SKILLS: &[&str] = &["move", "discover", "idle", "cautious_movement"];
+
+/// `STEALTH_HIDES_FROM_HACKING_AREA` (N4 Stealth names the Zone of Control only; N5 adds Hacking
+/// Areas): `false`, so a Stealth trooper entering a friendly Repeater's ZoC still gives that
+/// side's Hackers their ARO. A Hacker's own ZoC is a Zone of Control, and Stealth hides from it.
+pub const STEALTH_HIDES_FROM_HACKING_AREA: bool = false;

@@ -103,6 +103,9 @@ pub enum Rule {
     /// Silhouette; taller ones need Climb or Jump).
     #[serde(rename = "General Movement Rules")]
     GeneralMovement,
+    /// Stealth (N4): an enemy whose ZoC a Stealth trooper moved in, outside its LoF, gets no ARO.
+    #[serde(rename = "Stealth")]
+    Stealth,
     /// Engaged State (N4): in Silhouette contact with an enemy, a trooper may only declare CC
     /// Attack, Dodge, Idle and Reset, and traces no LoF outside its Close Combat.
     #[serde(rename = "Engaged State")]
@@ -144,6 +147,7 @@ impl Rule {
             Rule::Climb => "Climb",
             Rule::Jump => "Jump",
             Rule::GeneralMovement => "General Movement Rules",
+            Rule::Stealth => "Stealth",
             Rule::EngagedState => "Engaged State",
             Rule::Deployment => "Deployment Phase",
             Rule::BadInput => "Bad input",
@@ -547,6 +551,14 @@ pub struct DeclaredAro {
     pub burst: u32,
 }
 
+/// What an ARO Check finds: the eligible reactive troopers with why, and those an activated
+/// Stealth trooper gave no ARO, with the Stealth troopers (N4 Stealth).
+#[derive(Debug, Default)]
+struct AroCheck {
+    eligible: BTreeMap<String, Vec<AroReason>>,
+    hidden: BTreeMap<String, Vec<String>>,
+}
+
 /// The Order being carried out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Activation {
@@ -570,6 +582,11 @@ pub struct Activation {
     pub eligible_1: BTreeMap<String, Vec<AroReason>>,
     /// Troopers eligible in window 2 (not eligible in window 1), with why.
     pub eligible_2: BTreeMap<String, Vec<AroReason>>,
+    /// Window 1's reactive troopers that an activated Stealth trooper gave no ARO (N4 Stealth: it
+    /// moved inside their ZoC outside their LoF): reactive id → the Stealth troopers.
+    pub hidden_1: BTreeMap<String, Vec<String>>,
+    /// The same for window 2 (troopers not eligible in window 1).
+    pub hidden_2: BTreeMap<String, Vec<String>>,
     /// AROs declared.
     pub declared: Vec<DeclaredAro>,
     /// Eligible troopers that did not declare in their window and lost their ARO.
@@ -588,6 +605,17 @@ impl Activation {
             _ => return Vec::new(),
         };
         window.iter().filter(|(id, _)| !self.declared.iter().any(|d| &d.aro.trooper == *id)).collect()
+    }
+
+    /// The open window's reactive troopers that a Stealth trooper gave no ARO, with those Stealth
+    /// troopers (N4 Stealth); empty outside the ARO windows.
+    pub fn hidden_now(&self) -> &BTreeMap<String, Vec<String>> {
+        static NONE: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        match self.step {
+            OrderStep::AroWindow1 => &self.hidden_1,
+            OrderStep::AroWindow2 => &self.hidden_2,
+            _ => &NONE,
+        }
     }
 }
 
@@ -2011,6 +2039,8 @@ impl Game {
             paths,
             eligible_1: BTreeMap::new(),
             eligible_2: BTreeMap::new(),
+            hidden_1: BTreeMap::new(),
+            hidden_2: BTreeMap::new(),
             declared: Vec::new(),
             lost: Vec::new(),
             fireteam_aro: BTreeMap::new(),
@@ -2130,10 +2160,13 @@ impl Game {
                 return reject(Rule::StructureOfAnOrder, format!("{id} is not a Hacker"));
             }
         }
-        // Cautious Movement's Requirement (N4): declared outside every enemy's LoF and ZoC.
+        // Cautious Movement's Requirement (N4): declared outside every enemy's LoF and ZoC; a
+        // Stealth trooper may declare it inside enemies' ZoC (N4 Stealth).
         if skill.id == CAUTIOUS_MOVEMENT {
             for id in &order.troopers {
-                if let Some(why) = self.watched_by_enemy(self.index(id)?) {
+                let i = self.index(id)?;
+                let stealth = self.troopers[i].has(Ability::Stealth);
+                if let Some(why) = self.watched_by_enemy(i, |_| !stealth) {
                     return reject(
                         Rule::CautiousMovement,
                         format!("{id} is {why}: Cautious Movement is declared outside the LoF and ZoC of every enemy"),
@@ -2271,14 +2304,16 @@ impl Game {
                 self.troopers[i].states.remove(&State::Camouflaged);
             }
         }
-        let eligible = self.aro_check(&all_skills)?;
+        let AroCheck { eligible, hidden } = self.aro_check(&all_skills)?;
         let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
         o.skills = all_skills;
         if second {
             o.eligible_2 = eligible.into_iter().filter(|(id, _)| !o.eligible_1.contains_key(id)).collect();
+            o.hidden_2 = hidden.into_iter().filter(|(id, _)| !o.eligible_1.contains_key(id)).collect();
             o.step = OrderStep::AroWindow2;
         } else {
             o.eligible_1 = eligible;
+            o.hidden_1 = hidden;
             o.step = OrderStep::AroWindow1;
         }
         Ok(())
@@ -2561,9 +2596,10 @@ impl Game {
 
     /// Why trooper `i`, where it stands now, is inside an enemy's LoF or ZoC ("in b1's LoF",
     /// "inside b1's ZoC"), or `None` when it is outside them all — as Cautious Movement asks
-    /// (N4: "outside the LoF and ZoC of all enemy Models and Markers"). Enemies in a Null state
+    /// (N4: "outside the LoF and ZoC of all enemy Models and Markers"). Enemy `k`'s ZoC counts
+    /// only where `zoc_counts(k)` (a Stealth trooper's, N4 Stealth). Enemies in a Null state
     /// count only under assumption `NULL_ENEMIES_WATCH`; off-table troopers and the Dead never do.
-    fn watched_by_enemy(&self, i: usize) -> Option<String> {
+    fn watched_by_enemy(&self, i: usize, zoc_counts: impl Fn(usize) -> bool) -> Option<String> {
         let t = &self.troopers[i];
         let (bodies, map) = self.bodies();
         let me = map[i]?;
@@ -2576,7 +2612,7 @@ impl Game {
             if line_of_fire(&obstacles, &bodies[eb], &bodies[me], &[eb, me]).lof.has_lof() {
                 return Some(format!("in {}'s LoF", e.id));
             }
-            if zoc(&bodies[eb], &bodies[me]).is_inside() {
+            if zoc_counts(k) && zoc(&bodies[eb], &bodies[me]).is_inside() {
                 return Some(format!("inside {}'s ZoC", e.id));
             }
         }
@@ -2615,24 +2651,47 @@ impl Game {
         Ok(false)
     }
 
+    /// Whether trooper `i` has Sixth Sense, its own or its Fireteam's (digest §6, §7).
+    fn has_sixth_sense(&self, i: usize) -> bool {
+        let t = &self.troopers[i];
+        t.has(Ability::SixthSense)
+            || self
+                .fireteam_of(&t.id)
+                .is_some_and(|(s, k)| fireteam::gives_sixth_sense(self.fireteams.get(s)[k].members.len()))
+    }
+
+    /// Whether activated trooper `i`'s Stealth hides it, for the skill just declared
+    /// (`declared`'s last), from enemies whose ZoC it is in outside their LoF (N4 Stealth: a
+    /// Short Movement Skill or Cautious Movement, `STEALTH_SKILLS`; "if the second Short Skill of
+    /// the Order is any non-Movement Skill, then those enemies can react normally in ARO").
+    fn stealthy(&self, i: usize, declared: &[Declaration]) -> bool {
+        self.troopers[i].has(Ability::Stealth)
+            && declared.last().is_some_and(|d| assume::STEALTH_SKILLS.contains(&d.skill.as_str()))
+    }
+
     /// ARO Check (seed 000 1.1.1 steps 2.1 / 4.1; seed 001's list): every reactive trooper that
-    /// may declare an ARO against this Order so far, with why.
-    fn aro_check(&self, declared: &[Declaration]) -> Result<BTreeMap<String, Vec<AroReason>>, Rejection> {
-        let Some(order) = &self.order else { return Ok(BTreeMap::new()) };
+    /// may declare an ARO against this Order so far, with why; and those an activated Stealth
+    /// trooper gave none (N4 Stealth).
+    fn aro_check(&self, declared: &[Declaration]) -> Result<AroCheck, Rejection> {
+        let Some(order) = &self.order else { return Ok(AroCheck::default()) };
         // Cautious Movement (N4) that began (its Requirement) and ends outside every enemy's LoF
-        // and ZoC generates no enemy AROs; ending inside one, it generates them as usual.
+        // and ZoC generates no enemy AROs; ending inside one, it generates them as usual. A
+        // Stealth trooper's, outside their LoF, is not seen by the enemies whose ZoC it is in
+        // (N4 Stealth), unless they have Sixth Sense, which Stealth does not work against.
+        let mut cautious_unseen = false;
         if declared.iter().any(|d| d.skill == CAUTIOUS_MOVEMENT) {
             let mut seen = false;
             for id in &order.troopers {
-                seen |= self.watched_by_enemy(self.index(id)?).is_some();
+                let i = self.index(id)?;
+                let stealth = self.stealthy(i, declared);
+                seen |= self.watched_by_enemy(i, |k| !stealth || self.has_sixth_sense(k)).is_some();
             }
-            if !seen {
-                return Ok(BTreeMap::new());
-            }
+            cautious_unseen = !seen;
         }
         let reactive = self.reactive();
         let (bodies, map) = self.bodies();
         let mut out: BTreeMap<String, Vec<AroReason>> = BTreeMap::new();
+        let mut hidden: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let can_react = |t: &TrooperState| t.side == reactive && t.on_table() && !t.is_null();
         let repeaters: Vec<usize> = (0..self.troopers.len())
             .filter(|&i| {
@@ -2658,6 +2717,7 @@ impl Game {
                     v.push(r);
                 }
             };
+            let stealthy = self.stealthy(ai, declared);
             for (ri, r) in self.troopers.iter().enumerate() {
                 if !can_react(r) {
                     continue;
@@ -2665,12 +2725,20 @@ impl Game {
                 let Some(rb) = map[ri] else { continue };
                 // An Engaged trooper traces no LoF outside its Close Combat (N4 Engaged State).
                 let may_look = !r.is(State::Engaged) || self.close_combat(ri).contains(&ai);
+                let lof = seen_by(rb).and_then(|e| e.first_lof().filter(|_| may_look));
+                // N4 Stealth: inside r's ZoC and outside its LoF, no ARO for r (Sixth Sense excepted).
+                let hides = stealthy && lof.is_none() && !self.has_sixth_sense(ri);
+                let mut hid = false;
                 if let Some(e) = seen_by(rb) {
-                    if let Some((_, p)) = e.first_lof().filter(|_| may_look) {
+                    if let Some((_, p)) = lof {
                         push(&mut out, &r.id, AroReason::Lof { of: a_id.clone(), at: pt(p) });
                     }
                     if let Some((_, p)) = e.first_zoc() {
-                        push(&mut out, &r.id, AroReason::Zoc { of: a_id.clone(), at: pt(p) });
+                        if hides {
+                            hid = true;
+                        } else {
+                            push(&mut out, &r.id, AroReason::Zoc { of: a_id.clone(), at: pt(p) });
+                        }
                     }
                 }
                 if r.has(Ability::Hacker) && !r.is(State::Isolated) {
@@ -2682,12 +2750,20 @@ impl Game {
                         let friendly =
                             rep.side == reactive && q != ri && seen_by(qb).is_some_and(|e| !e.zoc.is_empty());
                         let enemy = rep.side != reactive && zoc(&bodies[qb], &bodies[rb]).is_inside();
-                        if friendly || enemy {
+                        if (friendly || enemy) && hides && assume::STEALTH_HIDES_FROM_HACKING_AREA {
+                            hid = true;
+                        } else if friendly || enemy {
                             push(&mut out, &r.id, AroReason::HackingArea { of: a_id.clone(), via: rep.id.clone() });
                         }
                     }
                 }
+                if hid {
+                    hidden.entry(r.id.clone()).or_default().push(a_id.clone());
+                }
             }
+        }
+        if cautious_unseen {
+            return Ok(AroCheck { eligible: BTreeMap::new(), hidden });
         }
         for d in declared {
             let Some(skill) = skills::find(&d.skill) else { continue };
@@ -2705,16 +2781,13 @@ impl Game {
                 if skill.comms_attack {
                     out.entry(tid.clone()).or_default().push(AroReason::CommsAttack { of: by.clone() });
                 }
-                let team_sense = self
-                    .fireteam_of(tid)
-                    .is_some_and(|(s, k)| fireteam::gives_sixth_sense(self.fireteams.get(s)[k].members.len()));
                 let sees = out.get(tid).is_some_and(|v| v.iter().any(|r| matches!(r, AroReason::Lof { .. })));
-                if skill.attack && (t.has(Ability::SixthSense) || team_sense) && !sees {
+                if skill.attack && self.has_sixth_sense(self.index(tid)?) && !sees {
                     out.entry(tid.clone()).or_default().push(AroReason::SixthSense { of: by.clone() });
                 }
             }
         }
-        Ok(out)
+        Ok(AroCheck { eligible: out, hidden })
     }
 
     fn declare_aro(&mut self, a: &AroDeclaration) -> Result<(), Rejection> {
@@ -2748,7 +2821,19 @@ impl Game {
                 format!("{} was eligible in the first window and did not declare: its ARO is lost", a.trooper),
             );
         }
+        let hidden_from = order.hidden_now().get(&a.trooper);
         let Some(reasons) = eligible.get(&a.trooper) else {
+            if let Some(by) = hidden_from {
+                return reject(
+                    Rule::Stealth,
+                    format!(
+                        "{} may not declare an ARO against this Order: {} has Stealth and moved inside its ZoC \
+                         outside its LoF",
+                        a.trooper,
+                        by.join(", ")
+                    ),
+                );
+            }
             let why = if window == 2 && order.eligible_1.contains_key(&a.trooper) {
                 "it was eligible in the first window and its ARO there is the only one".to_string()
             } else {
@@ -2766,6 +2851,18 @@ impl Game {
             return reject(
                 Rule::Aro,
                 format!("{} was not activated by this Order; an ARO targets one of the activated troopers", a.target),
+            );
+        }
+        // N4 FAQ 1.0 (digest §6): a Stealth trooper activated with others may be the ARO's target
+        // only when it declares a skill that allows AROs.
+        if hidden_from.is_some_and(|by| by.contains(&a.target)) {
+            return reject(
+                Rule::Stealth,
+                format!(
+                    "{} has Stealth and moved inside {}'s ZoC outside its LoF: an ARO may target it only once it \
+                     declares a skill that allows AROs",
+                    a.target, a.trooper
+                ),
             );
         }
         if self.in_retreat(t.side) && !t.has(Ability::IgnoresRetreat) && !skill.in_retreat {

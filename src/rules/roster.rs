@@ -54,11 +54,15 @@ pub enum Ability {
     /// to place certain troops outside their Deployment Zones"). Where it may deploy instead —
     /// each skill's own limits and rolls — is not checked.
     DeploysOutsideZone,
+    /// Stealth (N4 Stealth, an Automatic Special Skill): moving inside an enemy's ZoC outside its
+    /// LoF with a Short Movement Skill or Cautious Movement grants that enemy no ARO; Cautious
+    /// Movement may be declared inside enemies' ZoC. Not effective against Sixth Sense.
+    Stealth,
 }
 
 impl Ability {
     /// Every ability, in the order the setup format lists them.
-    pub const ALL: [Ability; 11] = [
+    pub const ALL: [Ability; 12] = [
         Ability::Lieutenant,
         Ability::Nco,
         Ability::TacticalAwareness,
@@ -70,6 +74,7 @@ impl Ability {
         Ability::IgnoresRetreat,
         Ability::Rem,
         Ability::DeploysOutsideZone,
+        Ability::Stealth,
     ];
 }
 
@@ -546,6 +551,7 @@ mod tests {
                 Ability::IgnoresRetreat => 8,
                 Ability::Rem => 9,
                 Ability::DeploysOutsideZone => 10,
+                Ability::Stealth => 11,
             }
         }
         for (i, a) in Ability::ALL.into_iter().enumerate() {

@@ -68,6 +68,7 @@ pub fn summary(game: &Game) -> Value {
             "step": o.step,
             "skills": o.skills.iter().map(|s| s.skill.as_str()).collect::<Vec<_>>(),
             "eligible_aros": eligible,
+            "hidden_by_stealth": o.hidden_now().iter().map(|(id, by)| json!({ "trooper": id, "from": by })).collect::<Vec<_>>(),
             "declared_aros": o.declared,
             "lost_aros": o.lost,
             "fireteam_aro": o.fireteam_aro,
