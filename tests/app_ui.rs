@@ -1182,3 +1182,71 @@ fn the_aro_window_says_who_a_stealth_trooper_gave_no_aro() {
     assert!(h.query_by_label("Declare ARO of b1").is_none(), "b1 is offered no ARO");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// levels.jsonl's setup with a1 given `abilities`, as a new game file (no events).
+fn levels_game_with(abilities: serde_json::Value, tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (dir, path) = new_game_from("tests/fixtures/levels.jsonl", tag);
+    let text = std::fs::read_to_string(&path).expect("header");
+    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    for t in header["setup"]["armies"]["A"]["groups"][0]["troopers"].as_array_mut().expect("troopers") {
+        if t["id"] == "a1" {
+            t["abilities"] = abilities.clone();
+        }
+    }
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    (dir, path)
+}
+
+/// With Climbing Plus, a Move drafted up the building's side is drawn and measured as the rules
+/// take it: up the 3" wall, counted in its length, with nothing in its way.
+#[test]
+fn a_climbing_plus_move_drafted_up_a_wall_is_measured_with_the_wall_and_ends_on_the_roof() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = levels_game_with(serde_json::json!(["climbing_plus"]), "climbing-plus");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
+    h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
+    h.run();
+    h.get_by_label("Route: 4.00\" (1.00\" across)");
+    h.get_by_label("ends 3.0\" up, on building");
+    h.get_by_label("nothing in its way");
+    h.get_by_label("Declare Move").click();
+    h.run();
+    let a1 = h.state().game().and_then(|g| g.game().trooper("a1").and_then(|t| t.position)).expect("a1");
+    assert_eq!((a1.x, a1.y, a1.elevation), (10.5, 23.0, 3.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With Super-Jump the panel offers the Entire Order Jump, and the declaration saved says so.
+#[test]
+fn a_super_jump_may_be_declared_as_an_entire_order_in_the_panel() {
+    use egui::accesskit::Role;
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let (dir, path) = levels_game_with(serde_json::json!(["super_jump"]), "super-jump");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
+    assert!(h.query_by_label("as an Entire Order (both MOV values together)").is_none(), "not for a Move");
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    // (Jump is far down the list: scrolled to first.)
+    h.get_by_label("Jump").scroll_to_me();
+    h.run();
+    h.get_by_label("Jump").click();
+    h.run();
+    assert_eq!(h.state().draft().skill, "jump");
+    click_each(&mut h, &["as an Entire Order (both MOV values together)"]);
+    // 5" over the table: more than the first MOV value (4), within both (8).
+    h.state_mut().command(Command::RouteClick(TablePoint::new(4.5, 23.0)));
+    h.run();
+    click_each(&mut h, &["Declare Jump"]);
+    let declared = saved_events(&path).into_iter().find_map(|e| match e {
+        sightline::rules::Event::Declare(d) => Some(d),
+        _ => None,
+    });
+    assert!(declared.is_some_and(|d| d.skill == "jump" && d.entire_order), "the Entire Order Jump is saved");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,6 +8,10 @@
 //! - N4 Climb and Jump: Entire Orders between levels, up to the first MOV value, measured as N4
 //!   FAQ 1.3 has it (from any point of the Silhouette at the start to the base's outer edge and
 //!   underside at the end).
+//! - N4 Super-Jump: Jump becomes a Short Movement Skill (the first MOV value; a second Jump, the
+//!   second), or, declared as an Entire Order, both values together.
+//! - N4 Climbing Plus: Move goes up and down vertical surfaces as over level ground (their height
+//!   counted, assumption `CLIMBING_PLUS_MEASURE`).
 
 mod common;
 use common::*;
@@ -19,7 +23,12 @@ use sightline::rules::{Game, Rule};
 /// from b1; a 3" building (x 10–16, y 20–26), a 6" tower (x 30–36, y 36–42), a 1" crate
 /// (x 20–22, y 0–4) and a 2" catwalk 0.4" wide (x 40–40.4, y 20–40).
 fn town(at: (f64, f64, f64), mov: Value) -> Game {
-    let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": mov,
+    town_with(at, mov, json!([]))
+}
+
+/// [`town`], a1 with `abilities`.
+fn town_with(at: (f64, f64, f64), mov: Value, abilities: Value) -> Game {
+    let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": mov, "abilities": abilities,
                     "position": {"x": at.0, "y": at.1, "facing": 0.0, "elevation": at.2}});
     let s = setup(
         vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1]],
@@ -125,4 +134,64 @@ fn a_move_along_a_top_narrower_than_half_the_base_is_refused() {
     let g = town((40.2, 25.0, 2.0), json!([4, 4]));
     let r = no(&g, declare("move", json!([[40.2, 28]])), Rule::GeneralMovement);
     assert!(r.reason.contains("along the top of catwalk at 0.000\" where it is 0.40\" wide"), "{}", r.reason);
+}
+
+fn jump(route: Value, entire_order: bool) -> Value {
+    let mut d = declare("jump", route);
+    if entire_order {
+        d["entire_order"] = json!(true);
+    }
+    d
+}
+
+#[test]
+fn super_jump_makes_jump_a_short_movement_skill_up_to_each_mov_value_or_both_as_an_entire_order() {
+    let close = json!({"type": "close_aro_window"});
+    // Without Super-Jump, a Jump onto the roof is the whole Order; it cannot be an "entire_order".
+    let plain = town((9.5, 23.0, 0.0), json!([4, 2]));
+    let g = ok(&ok(&plain, jump(json!([[10.5, 23]]), false)), close.clone());
+    no(&g, declare("move", json!([[12, 23]])), Rule::StructureOfAnOrder);
+    let r = no(&plain, jump(json!([[10.5, 23]]), true), Rule::StructureOfAnOrder);
+    assert!(r.reason.contains("Super-Jump"), "{}", r.reason);
+    // With it, a Jump onto the roof (1.74") is a Short Movement Skill: a Move or a BS Attack
+    // may follow, or a second Jump, of up to the second MOV value (2").
+    let sj = town_with((9.5, 23.0, 0.0), json!([4, 2]), json!(["super_jump"]));
+    let g = ok(&ok(&sj, jump(json!([[10.5, 23]]), false)), close.clone());
+    assert_eq!(elevation(&g), 3.0);
+    ok(&g, declare("move", json!([[12, 23]])));
+    ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b1"]}));
+    // (Along the roof: 3" is too far for the second value, 1.5" is not.)
+    let r = no(&g, jump(json!([[13.5, 23]]), false), Rule::Jump);
+    assert!(r.reason.contains("the second value (its second Jump, with Super-Jump), 2\""), "{}", r.reason);
+    ok(&g, jump(json!([[12.0, 23]]), false));
+    // A 5" Jump over the table is longer than the first value: as an Entire Order it may go both
+    // (6"), and then the Order has all its skills.
+    let r = no(&sj, jump(json!([[4.5, 23]]), false), Rule::Jump);
+    assert!(r.reason.contains("at most the first value, 4\""), "{}", r.reason);
+    let g = ok(&ok(&sj, jump(json!([[4.5, 23]]), true)), close);
+    no(&g, declare("move", json!([[4.5, 25]])), Rule::StructureOfAnOrder);
+    assert!(no(&sj, jump(json!([[2.5, 23]]), true), Rule::Jump).reason.contains("both values together"));
+    // The declaration keeps its "entire_order" (what the game file saves).
+    assert!(g.order().is_some_and(|o| o.skills[0].entire_order));
+}
+
+#[test]
+fn climbing_plus_moves_up_and_down_walls_as_over_level_ground_counting_their_height() {
+    // Without Climbing Plus a Move may not go up the building's 3" side.
+    let plain = town((9.5, 23.0, 0.0), json!([5, 4]));
+    no(&plain, declare("move", json!([[10.5, 23]])), Rule::GeneralMovement);
+    // With it, it goes up: 1" across and 3" up, 4" of its first MOV value, 5".
+    let cp = town_with((9.5, 23.0, 0.0), json!([5, 4]), json!(["climbing_plus"]));
+    let g = ok(&cp, declare("move", json!([[10.5, 23]])));
+    assert_eq!(elevation(&g), 3.0);
+    // 2.3" across and the 3" wall is 5.3": too far, and the refusal says what it counted.
+    let r = no(&cp, declare("move", json!([[11.8, 23]])), Rule::Move);
+    assert!(r.reason.contains("(3\" of it up and down walls, with Climbing Plus)"), "{}", r.reason);
+    // The second Move comes down the wall again: 1" and 3" down, the second MOV value, 4".
+    let g = ok(&ok(&g, json!({"type": "close_aro_window"})), declare("move", json!([[9.5, 23]])));
+    assert_eq!(elevation(&g), 0.0);
+    // A low crate is still vaulted, adding nothing to the distance: onto it and off its far side
+    // is 3" across, within 4" (counting its 1" up and down would make it 5").
+    let cp = town_with((19.4, 2.0, 0.0), json!([4, 4]), json!(["climbing_plus"]));
+    ok(&cp, declare("move", json!([[22.4, 2.0]])));
 }

@@ -163,3 +163,15 @@ fn stealth_does_not_hide_from_a_friendly_repeaters_hacking_area() {
     assert_eq!(reasons(&g, "b_h"), vec!["hacking_area"]);
     assert_eq!(hidden(&g), vec![("b1".to_string(), vec!["a1".to_string()])]);
 }
+
+#[test]
+fn a_super_jump_is_a_short_movement_skill_that_stealth_covers_and_a_plain_jump_is_not() {
+    // A Jump is an Entire Order, which Stealth does not cover: b1 reacts to it.
+    let jump = |g: &Game| ok(&activate(g, "regular", &["a1"]), mv("jump", &[("a1", json!([[12.0, 10.0]]))]));
+    let g = jump(&start_orders(&game(field(stealth(), json!({})))));
+    assert_eq!(eligible(&g), vec!["b1"]);
+    // With Super-Jump it is a Short Movement Skill, and b1 gets no ARO.
+    let g = jump(&start_orders(&game(field(json!({"abilities": ["stealth", "super_jump"]}), json!({})))));
+    assert!(eligible(&g).is_empty(), "{:?}", eligible(&g));
+    assert_eq!(hidden(&g), vec![("b1".to_string(), vec!["a1".to_string()])]);
+}

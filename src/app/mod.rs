@@ -512,8 +512,19 @@ impl SightlineApp {
 
     /// Whether the skill being declared goes over what a plain move may not (Climb, Jump): its
     /// route is a slope between levels, judged as the rules engine judges it.
-    fn leaping(&self) -> bool {
-        self.game.is_some() && crate::rules::skills::find(&self.draft.skill).is_some_and(|s| s.over_obstacles)
+    /// How scene trooper `i`'s drafted route moves it: the skill being declared (Climb and Jump
+    /// leap; in a game only), and the trooper's Climbing Plus for a Move.
+    fn gait(&self, i: usize) -> plan::Gait {
+        let Some(game) = self.game.as_ref() else { return plan::Gait::Walk };
+        let skill = crate::rules::skills::find(&self.draft.skill);
+        if skill.is_some_and(|s| s.over_obstacles) {
+            return plan::Gait::Leap;
+        }
+        let climbs = self.scene.troopers.get(i).and_then(|t| game.game().trooper(&t.id)).is_some_and(|t| {
+            t.has(crate::rules::Ability::ClimbingPlus)
+                && crate::rules::assumptions::CLIMBING_PLUS_SKILLS.contains(&self.draft.skill.as_str())
+        });
+        if climbs { plan::Gait::ClimbingPlus } else { plan::Gait::Walk }
     }
 
     /// The troopers (scene indices) that may declare an ARO now.
@@ -758,7 +769,7 @@ impl SightlineApp {
         }
         // Routes being drawn, at the level they pass at: up onto what they step on or climb.
         for (i, t) in self.scene.troopers.iter().enumerate().filter(|(_, t)| !t.route.is_empty()) {
-            let levels = plan::route_levels(&self.scene, i, self.leaping());
+            let levels = plan::route_levels(&self.scene, i, self.gait(i));
             for w in levels.windows(2) {
                 let line = view.segment((w[0].at, w[0].level_in), (w[1].at, w[1].level_in));
                 painter.add(egui::Shape::line(line, egui::Stroke::new(2.0, egui::Color32::WHITE)));
@@ -908,11 +919,13 @@ impl SightlineApp {
         }
         if !me.route.is_empty() {
             let across = crate::geometry::path_length(&me.path());
-            let levels = plan::route_levels(&self.scene, sel, self.leaping());
+            let gait = self.gait(sel);
+            let levels = plan::route_levels(&self.scene, sel, gait);
             let end_level = levels.last().map_or(me.body.elevation_in, |q| q.level_in);
-            if self.leaping() {
-                // As Climb and Jump measure it (N4 FAQ 1.3): across and up or down together.
-                let measured = crate::geometry::leap_length(&me.body, &me.route, end_level);
+            // As the rules measure it: Climb and Jump across and up or down together (N4 FAQ
+            // 1.3); a Climbing Plus Move with the walls it climbs.
+            let measured = plan::route_length(&self.scene, sel, gait);
+            if measured > across + 1e-9 {
                 ui.label(format!("Route: {} ({} across)", self.length(measured), self.length(across)));
             } else {
                 ui.label(format!("Route: {}", self.length(across)));
@@ -925,7 +938,7 @@ impl SightlineApp {
                     on.piece.map_or("on the table".to_string(), |k| format!("on {}", self.scene.terrain[k].id));
                 ui.label(format!("ends {end_level:.1}\" up, {surface}"));
             }
-            let problems = plan::route_problems(&self.scene, sel, self.leaping());
+            let problems = plan::route_problems(&self.scene, sel, gait);
             if problems.is_empty() {
                 ui.label("nothing in its way");
             }
@@ -1171,7 +1184,7 @@ impl SightlineApp {
                 click: self.table_click(),
                 may_react: &self.may_react(),
                 zones: &self.deployment_zones(),
-                leaping: self.leaping(),
+                gaits: &(0..self.scene.troopers.len()).map(|i| self.gait(i)).collect::<Vec<_>>(),
                 close_combat: &self.close_combat_pairs(),
             };
             if let Some(cmd) = view.ui(ui) {

@@ -11,8 +11,8 @@
 use super::Command;
 use crate::geometry::{Side, TablePoint};
 use crate::rules::{
-    Activation, AroDeclaration, AroReason, Declaration, Event, FireteamKind, Game, Move, OrderSource, OrderStep,
-    Outcome, Phase, Rejection, State, StrategicUse, skills,
+    Ability, Activation, AroDeclaration, AroReason, Declaration, Event, FireteamKind, Game, Move, OrderSource,
+    OrderStep, Outcome, Phase, Rejection, State, StrategicUse, skills,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,6 +25,8 @@ pub struct OrderDraft {
     pub coordinated: BTreeSet<String>,
     /// The skill to declare (its catalogue id).
     pub skill: String,
+    /// A Jump by troopers with Super-Jump declared as an Entire Order (both MOV values together).
+    pub entire_order: bool,
     /// Whose route clicks on the table add to (one of the activated troopers).
     pub mover: Option<String>,
     /// Each activated trooper's route so far: the points after where it stands, inches.
@@ -163,6 +165,7 @@ impl Default for OrderDraft {
             facing: BTreeMap::new(),
             typed: (0.0, 0.0),
             template_hits: BTreeSet::new(),
+            entire_order: false,
             fireteam_aro: BTreeMap::new(),
             outcomes: Vec::new(),
             outcome: NewOutcome::default(),
@@ -196,6 +199,7 @@ impl OrderDraft {
             moves,
             targets: self.targets.iter().cloned().collect(),
             template_hits: self.template_hits.iter().cloned().collect(),
+            entire_order: self.entire_order && self.skill == "jump",
         }
     }
 
@@ -218,6 +222,7 @@ impl OrderDraft {
                 self.facing.clear();
                 self.targets.clear();
                 self.template_hits.clear();
+                self.entire_order = false;
             }
             Event::CloseAroWindow { .. } => self.fireteam_aro.clear(),
             Event::CreateFireteam { .. } => self.fireteam = NewFireteam::default(),
@@ -791,6 +796,13 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
             .labelled_by(label.id);
     });
     let Some(skill) = skills::find(&draft.skill) else { return };
+    let super_jump = order.troopers.iter().any(|id| game.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
+    if skill.id == "jump" && super_jump {
+        ui.checkbox(&mut draft.entire_order, "as an Entire Order (both MOV values together)").on_hover_text(
+            "Super-Jump: a Jump is a Short Movement Skill up to the first MOV value; as an Entire Order it goes \
+             both values together",
+        );
+    }
     if skill.moves {
         let mover = draft.mover_in(order);
         if order.troopers.len() > 1 {
@@ -1214,6 +1226,7 @@ mod tests {
                 moves: vec![Move { trooper: "a1".into(), route: vec![(22.0, 12.0)], facing: None }],
                 targets: vec![],
                 template_hits: vec![],
+                entire_order: false,
             }),
             Event::CloseAroWindow { fireteam_aro: BTreeMap::new() },
         ] {

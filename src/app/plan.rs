@@ -6,8 +6,9 @@
 
 use super::Command;
 use crate::geometry::{
-    LandingProblem, Lof, PairMeasure, RoutePoint, Scene, Side, Stretch, TablePoint, WalkProblem, ZOC_RANGE_IN,
-    base_crossings, landing_problem, leap, may_pass_through, path_length, route_part, walk, walk_problems,
+    LandingProblem, Lof, PairMeasure, RoutePoint, Scene, Side, Stretch, TablePoint, Walk, WalkProblem, ZOC_RANGE_IN,
+    base_crossings, landing_problem, leap, leap_length, may_pass_through, path_length, route_part,
+    walk_problems_stepping, walk_stepping,
 };
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 
@@ -50,22 +51,71 @@ pub struct RouteProblem {
     pub what: String,
 }
 
+/// How a drafted route takes its trooper from level to level: the skill being declared, and the
+/// trooper's skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gait {
+    /// A plain move (Move, Cautious Movement, Dodge): up and down no more than the Silhouette's
+    /// height (N4 General Movement Rules).
+    Walk,
+    /// A Move with Climbing Plus: up and down vertical surfaces as over level ground, the faces
+    /// climbed counted in its length (N4 Climbing Plus, assumption `CLIMBING_PLUS_MEASURE`).
+    ClimbingPlus,
+    /// Climb or Jump: a slope to the surface where it ends, over anything in the way.
+    Leap,
+}
+
+impl Gait {
+    /// The highest step up or down the move takes for `body`, inches (not used by a leap).
+    fn max_step_in(self, body: &crate::geometry::Body) -> f64 {
+        if self == Gait::ClimbingPlus { f64::INFINITY } else { body.silhouette.height_in() }
+    }
+}
+
+/// Scene trooper `i`'s route followed over the surfaces ([`walk_stepping`], at `gait`'s steps).
+fn walked(scene: &Scene, i: usize, gait: Gait) -> Option<Walk> {
+    let me = scene.troopers.get(i)?;
+    Some(walk_stepping(&me.body, &me.route, &scene.terrain, gait.max_step_in(&me.body)))
+}
+
 /// Scene trooper `i`'s route with its level at each point: a plain move over the surfaces
-/// ([`walk`]), or, `leaping`, a Climb's or Jump's slope to the surface where it ends ([`leap`]).
+/// ([`walk_stepping`]), or a Climb's or Jump's slope to the surface where it ends ([`leap`]).
 /// Just where it stands without a route.
-pub fn route_levels(scene: &Scene, i: usize, leaping: bool) -> Vec<RoutePoint> {
+pub fn route_levels(scene: &Scene, i: usize, gait: Gait) -> Vec<RoutePoint> {
     let Some(me) = scene.troopers.get(i) else { return Vec::new() };
-    if leaping { leap(&me.body, &me.route, &scene.terrain) } else { walk(&me.body, &me.route, &scene.terrain).path }
+    match gait {
+        Gait::Leap => leap(&me.body, &me.route, &scene.terrain),
+        _ => walked(scene, i, gait).map(|w| w.path).unwrap_or_default(),
+    }
+}
+
+/// Scene trooper `i`'s route's length as the rules measure it for `gait`, inches: over the table
+/// for a plain move; with Climbing Plus, plus the faces climbed up and down taller than the
+/// Silhouette; for a Climb or Jump, across and up or down together (N4 FAQ 1.3, [`leap_length`]).
+pub fn route_length(scene: &Scene, i: usize, gait: Gait) -> f64 {
+    let Some(me) = scene.troopers.get(i) else { return 0.0 };
+    let across = path_length(&me.path());
+    match gait {
+        Gait::Walk => across,
+        Gait::ClimbingPlus => {
+            across + walked(scene, i, gait).map_or(0.0, |w| w.climbed_in(me.body.silhouette.height_in()))
+        }
+        Gait::Leap => {
+            let end_level = route_levels(scene, i, gait).last().map_or(me.body.elevation_in, |q| q.level_in);
+            leap_length(&me.body, &me.route, end_level)
+        }
+    }
 }
 
 /// Where scene trooper `i`'s route may not go, in order along it (empty without a route): the
-/// judgements the rules engine makes of where a declared move goes. A plain move (`leaping`
-/// false): terrain rising more than its Silhouette above the level it walks at, a step down
-/// further than that, a top narrower than half its base, bases it may not pass through; a Climb
-/// or Jump (`leaping`) goes over them. Either way: another's space where it ends, and an end not
+/// judgements the rules engine makes of where a declared move goes. A plain move ([`Gait::Walk`]):
+/// terrain rising more than its Silhouette above the level it walks at, a step down further than
+/// that, a top narrower than half its base, bases it may not pass through; with Climbing Plus, the
+/// same but for the walls, which it goes up and down; a Climb or Jump goes over them all. Either way: another's space where it ends, and an end not
 /// on a surface as large as the base. (How far it may go, and Climb's Requirements, the engine
 /// judges when the move is declared; the panel shows the length beside its MOV.)
-pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProblem> {
+pub fn route_problems(scene: &Scene, i: usize, gait: Gait) -> Vec<RouteProblem> {
+    let leaping = gait == Gait::Leap;
     let Some(me) = scene.troopers.get(i) else { return Vec::new() };
     if me.route.is_empty() {
         return Vec::new();
@@ -79,7 +129,7 @@ pub fn route_problems(scene: &Scene, i: usize, leaping: bool) -> Vec<RouteProble
     let levels = if leaping {
         leap(&me.body, &me.route, &scene.terrain)
     } else {
-        let (walk, problems) = walk_problems(&me.body, &me.route, &scene.terrain);
+        let (walk, problems) = walk_problems_stepping(&me.body, &me.route, &scene.terrain, gait.max_step_in(&me.body));
         for p in problems {
             out.push(match p {
                 WalkProblem::Into { piece, rise_in, stretch } => {
@@ -208,8 +258,9 @@ pub struct PlanView<'a> {
     pub may_react: &'a [usize],
     /// The game's Deployment Zones, if its setup sets them: each player's area, inches.
     pub zones: &'a [(Side, Vec<TablePoint>)],
-    /// The routes being drawn are a Climb's or Jump's (they go over what a plain move may not).
-    pub leaping: bool,
+    /// How each trooper's route being drawn moves it (scene indices): a Climb's or Jump's goes
+    /// over what a plain move may not, a Climbing Plus Move up and down walls.
+    pub gaits: &'a [Gait],
     /// Pairs of troopers (scene indices) in Close Combat (Engaged with each other): each is
     /// ringed in [`CLOSE_COMBAT`].
     pub close_combat: &'a [(usize, usize)],
@@ -351,7 +402,7 @@ impl PlanView<'_> {
                     painter.circle_stroke(*p, f.len(b.radius()), Stroke::new(1.0, colour.gamma_multiply(0.6)));
                 }
                 // Where the route may not go, in red over it.
-                for p in route_problems(self.scene, i, self.leaping) {
+                for p in route_problems(self.scene, i, self.gaits.get(i).copied().unwrap_or(Gait::Walk)) {
                     let part: Vec<Pos2> = route_part(&path, p.stretch.from_in, p.stretch.to_in)
                         .into_iter()
                         .map(|q| f.screen_from_table(q))

@@ -214,6 +214,11 @@ fn ability_hover(a: Ability) -> &'static str {
             "Stealth: moving (Short Movement Skill or Cautious Movement) inside an enemy's ZoC outside its \
              LoF gives that enemy no ARO; may declare Cautious Movement inside enemies' ZoC"
         }
+        Ability::SuperJump => {
+            "Super-Jump: Jump is a Short Movement Skill (first MOV value; a second Jump, the second), or an \
+             Entire Order of both MOV values together"
+        }
+        Ability::ClimbingPlus => "Climbing Plus: Move goes up and down vertical surfaces as over level ground",
     }
 }
 

@@ -121,6 +121,13 @@ impl Walk {
     pub fn end_level(&self) -> f64 {
         self.path.last().map_or(0.0, |p| p.level_in)
     }
+
+    /// How far the walk went up and down faces taller than `vault_in` (the Silhouette's height),
+    /// in all, inches: the height of every step taken that a plain move could not vault.
+    pub fn climbed_in(&self, vault_in: f64) -> f64 {
+        let big = |s: &&LevelStep| s.taken && (s.to_level_in - s.from_level_in).abs() > vault_in + 1e-9;
+        self.steps.iter().filter(big).map(|s| (s.to_level_in - s.from_level_in).abs()).sum()
+    }
 }
 
 /// `mover`'s plain move (Move, Cautious Movement, Dodge) from where it stands through `route`,
@@ -132,7 +139,13 @@ impl Walk {
 /// [`walk_problems`] says why it may not go on. Exact: the surface can only change where the
 /// route crosses a footprint's edge.
 pub fn walk(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Walk {
-    let tall = mover.silhouette.height_in();
+    walk_stepping(mover, route, terrain, mover.silhouette.height_in())
+}
+
+/// [`walk`], going up or down at most `max_step_in` inches at a time instead of the Silhouette's
+/// height: `f64::INFINITY` for a trooper that moves up and down vertical surfaces as over level
+/// ground (Climbing Plus).
+pub fn walk_stepping(mover: &Body, route: &[TablePoint], terrain: &[Terrain], max_step_in: f64) -> Walk {
     let mut level = mover.elevation_in;
     let under = surface_at(terrain, mover.centre);
     let mut surface = under.height_in;
@@ -176,7 +189,7 @@ pub fn walk(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> Walk {
             surface = here.height_in;
             if changed && (here.height_in - level).abs() > LEVEL_EPS_IN {
                 let piece = if here.height_in > level { here.piece } else { on };
-                let taken = (here.height_in - level).abs() <= tall + 1e-9;
+                let taken = (here.height_in - level).abs() <= max_step_in + 1e-9;
                 steps.push(LevelStep {
                     along_in: along + len * t0,
                     at: a,
@@ -258,9 +271,21 @@ impl WalkProblem {
 /// as for vaulting. Up on a top, also each leg's first place where the top is narrower across the
 /// way it goes than half the base is wide (N4 Move).
 pub fn walk_problems(mover: &Body, route: &[TablePoint], terrain: &[Terrain]) -> (Walk, Vec<WalkProblem>) {
-    let (walk, crossings) = walk_crossings(mover, route, terrain);
+    walk_problems_stepping(mover, route, terrain, mover.silhouette.height_in())
+}
+
+/// [`walk_problems`] for [`walk_stepping`]: a piece is in the way only where it rises more than
+/// `max_step_in` (and the Silhouette) above the level walked at, a step down only when deeper
+/// than `max_step_in`.
+pub fn walk_problems_stepping(
+    mover: &Body,
+    route: &[TablePoint],
+    terrain: &[Terrain],
+    max_step_in: f64,
+) -> (Walk, Vec<WalkProblem>) {
+    let (walk, crossings) = walk_crossings_stepping(mover, route, terrain, max_step_in);
     let mut out = Vec::new();
-    for (_, c) in crossings.into_iter().filter(|(_, c)| !c.vaultable) {
+    for (_, c) in crossings.into_iter().filter(|(_, c)| !c.vaultable && c.rise_in > max_step_in + 1e-9) {
         for stretch in c.stretches {
             out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
         }
@@ -283,7 +308,17 @@ pub fn walk_crossings(
     route: &[TablePoint],
     terrain: &[Terrain],
 ) -> (Walk, Vec<(f64, super::TerrainCrossing)>) {
-    let walk = walk(mover, route, terrain);
+    walk_crossings_stepping(mover, route, terrain, mover.silhouette.height_in())
+}
+
+/// [`walk_crossings`] for [`walk_stepping`].
+fn walk_crossings_stepping(
+    mover: &Body,
+    route: &[TablePoint],
+    terrain: &[Terrain],
+    max_step_in: f64,
+) -> (Walk, Vec<(f64, super::TerrainCrossing)>) {
+    let walk = walk_stepping(mover, route, terrain, max_step_in);
     let mut out = Vec::new();
     for run in flat_runs(&walk.path) {
         if run.points.len() < 2 && !route.is_empty() {
@@ -648,6 +683,24 @@ mod tests {
         assert_eq!(surface_at(&terrain, p(15.0, 15.0)), Surface { height_in: 3.0, piece: Some(0) });
         assert_eq!(surface_at(&terrain, p(12.5, 12.5)), Surface { height_in: 4.0, piece: Some(1) });
         assert_eq!(surface_at(&terrain, p(10.0, 15.0)).piece, None, "an edge is beside the piece");
+    }
+
+    #[test]
+    fn a_walk_with_unlimited_steps_goes_up_and_over_a_tower_and_counts_only_the_faces_too_tall_to_vault() {
+        // A 1" crate, then a 6" tower: a plain walk vaults the crate and is stopped by the tower;
+        // one taking any step (Climbing Plus) goes up the tower's side, over it and down again.
+        let terrain = [rect("crate", 12.0, 0.0, 13.0, 20.0, 1.0), rect("tower", 15.0, 0.0, 17.0, 20.0, 6.0)];
+        let (plain, problems) = walk_problems(&s2(10.0, 5.0), &[p(20.0, 5.0)], &terrain);
+        assert!(problems.iter().any(|q| matches!(q, WalkProblem::Into { piece: 1, .. })), "{problems:?}");
+        assert_eq!(plain.end_level(), 0.0);
+        assert_eq!(plain.climbed_in(Silhouette::S2.height_in()), 0.0, "the crate is vaulted");
+        let (w, problems) = walk_problems_stepping(&s2(10.0, 5.0), &[p(20.0, 5.0)], &terrain, f64::INFINITY);
+        assert!(problems.is_empty(), "{problems:?}");
+        let levels: Vec<f64> = w.steps.iter().map(|s| s.to_level_in).collect();
+        assert_eq!(levels, vec![1.0, 0.0, 6.0, 0.0]);
+        assert!(w.steps.iter().all(|s| s.taken));
+        assert_eq!(w.climbed_in(Silhouette::S2.height_in()), 12.0, "6\" up and 6\" down; the crate adds nothing");
+        assert_eq!(w.steps[2].at, p(15.0, 5.0), "up where the centre reaches the tower's side");
     }
 
     #[test]

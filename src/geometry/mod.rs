@@ -35,7 +35,7 @@ pub use body::{Arc, Body};
 pub use levels::{
     CLIMB_ACROSS_SLACK_IN, ClimbProblem, LEVEL_EPS_IN, LEVEL_STEP_IN, LandingProblem, LevelStep, MAX_LEVEL_STEPS,
     RoutePoint, Surface, Walk, WalkProblem, climb_problem, landing_problem, leap, leap_length,
-    route_events_with_levels, surface_at, walk, walk_crossings, walk_problems,
+    route_events_with_levels, surface_at, walk, walk_crossings, walk_problems, walk_problems_stepping, walk_stepping,
 };
 pub use lof::{
     Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, ViewerCaches, line_of_fire, may_block,

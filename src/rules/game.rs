@@ -18,7 +18,8 @@ use super::{BySide, opponent};
 use crate::geometry::{
     Arc, Body, ClimbProblem, LandingProblem, Obstacles, RoutePoint, Side, StandingProblem, Table, TablePoint, Terrain,
     WalkProblem, base_crossings, climb_problem, distance, landing_problem, leap, leap_length, line_of_fire,
-    may_pass_through, path_length, route_events_with_levels, standing_problem, surface_height, walk_problems, zoc,
+    may_pass_through, path_length, route_events_with_levels, standing_problem, surface_height, walk_problems_stepping,
+    zoc,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -180,6 +181,8 @@ pub const DEPLOYMENT_ZONE_SLACK_IN: f64 = 1e-9;
 
 /// The Cautious Movement skill's id.
 const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
+/// The Jump skill's id.
+const JUMP: &str = "jump";
 
 /// How much longer than the skill allows a route may measure and still be accepted, inches:
 /// only the rounding of adding up its legs — "up to" the MOV value means up to it.
@@ -262,6 +265,10 @@ pub struct Declaration {
     /// Troopers under a Template placed by this skill.
     #[serde(default)]
     pub template_hits: Vec<String>,
+    /// A Jump by troopers with Super-Jump declared as an Entire Order, to jump both MOV values
+    /// together (N4 Super-Jump); otherwise their Jump is a Short Movement Skill.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entire_order: bool,
 }
 
 /// An ARO declared by a reactive trooper.
@@ -2104,17 +2111,50 @@ impl Game {
     /// Movement's Requirement (declared outside every enemy's LoF and ZoC). `declare` checks the
     /// same, then the routes and targets; the app greys out the skills refused here.
     pub fn can_declare(&self, skill_id: &str) -> Result<(), Rejection> {
-        self.declarable(skill_id).map(|_| ())
+        self.declarable(skill_id, false).map(|_| ())
+    }
+
+    /// The catalogue's `skill` as the Order's `troopers` declare it: when every one of them has
+    /// Super-Jump, Jump is a Short Movement Skill, unless declared as an Entire Order
+    /// (`entire_order`) to jump both MOV values together (N4 Super-Jump). In an Order that
+    /// activates troopers without it too, Jump stays an Entire Order for all (the README's
+    /// "Super-Jump together").
+    fn as_declared(&self, skill: &skills::Skill, entire_order: bool, troopers: &[String]) -> skills::Skill {
+        let mut s = *skill;
+        let all_super = !troopers.is_empty()
+            && troopers.iter().all(|id| self.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
+        if s.id == JUMP && all_super && !entire_order {
+            s.kind = SkillKind::ShortMovement;
+            // Retreat! allows Short Movement Skills (digest §4).
+            s.in_retreat = true;
+        }
+        s
+    }
+
+    /// Declaration `d`'s skill as the Order's `troopers` declared it ([`Game::as_declared`]).
+    fn skill_of(&self, d: &Declaration, troopers: &[String]) -> Option<skills::Skill> {
+        skills::find(&d.skill).map(|s| self.as_declared(s, d.entire_order, troopers))
     }
 
     /// [`Game::can_declare`], giving the Order, the skill and whether it is the Order's second.
-    fn declarable(&self, skill_id: &str) -> Result<(Activation, &'static skills::Skill, bool), Rejection> {
+    fn declarable(&self, skill_id: &str, entire_order: bool) -> Result<(Activation, skills::Skill, bool), Rejection> {
         let Some(order) = self.order.clone() else {
             return reject(Rule::OrderExpenditure, "no Order has been spent: activate a trooper first");
         };
         let Some(skill) = skills::find(skill_id) else {
             return reject(Rule::BadInput, format!("no skill \"{}\" (known: {})", skill_id, skills::ids()));
         };
+        let super_jump = order.troopers.iter().any(|id| self.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
+        if entire_order && !(skill.id == JUMP && super_jump) {
+            return reject(
+                Rule::StructureOfAnOrder,
+                format!(
+                    "\"entire_order\" is for a Jump by troopers with Super-Jump (N4 Super-Jump); {} is declared as it is",
+                    skill.name
+                ),
+            );
+        }
+        let skill = self.as_declared(skill, entire_order, &order.troopers);
         let second = match order.step {
             OrderStep::FirstSkill => false,
             OrderStep::SecondSkill => true,
@@ -2129,8 +2169,8 @@ impl Game {
             }
         };
         if second
-            && let Some(first) = order.skills.first().and_then(|f| skills::find(&f.skill))
-            && let Some(why) = skills::combination_error(first, skill)
+            && let Some(first) = order.skills.first().and_then(|f| self.skill_of(f, &order.troopers))
+            && let Some(why) = skills::combination_error(&first, &skill)
         {
             return reject(Rule::StructureOfAnOrder, format!("{} then {}: {why}", first.name, skill.name));
         }
@@ -2178,7 +2218,8 @@ impl Game {
     }
 
     fn declare(&mut self, d: &Declaration) -> Result<(), Rejection> {
-        let (order, skill, second) = self.declarable(&d.skill)?;
+        let (order, skill, second) = self.declarable(&d.skill, d.entire_order)?;
+        let skill = &skill;
         if order.source == OrderSource::Coordinated && d.targets.len() > 1 {
             return reject(
                 Rule::CoordinatedOrder,
@@ -2340,18 +2381,29 @@ impl Game {
     ) -> Result<Vec<RoutePoint>, Rejection> {
         let t = &self.troopers[i];
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        let (levels, problems) = if skill.over_obstacles {
-            (leap(&body, route, &self.terrain), Vec::new())
+        // N4 Climbing Plus: its Move goes up and down vertical surfaces as over level ground, the
+        // faces climbed counted in the distance (assumption `CLIMBING_PLUS_MEASURE`).
+        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
+        let vault = body.silhouette.height_in();
+        let (levels, problems, climbed) = if skill.over_obstacles {
+            (leap(&body, route, &self.terrain), Vec::new(), 0.0)
         } else {
-            let (w, problems) = walk_problems(&body, route, &self.terrain);
-            (w.path, problems)
+            let step = if climbing_plus { f64::INFINITY } else { vault };
+            let (w, problems) = walk_problems_stepping(&body, route, &self.terrain, step);
+            let climbed = if assume::CLIMBING_PLUS_MEASURE { w.climbed_in(vault) } else { 0.0 };
+            (w.path, problems, climbed)
         };
         let end_level = levels.last().map_or(from.elevation, |q| q.level_in);
         let mut pts = vec![from.point()];
         pts.extend_from_slice(route);
         let length = match skill.reach {
             Reach::Leap => leap_length(&body, route, end_level),
-            _ => path_length(&pts),
+            _ => path_length(&pts) + climbed,
+        };
+        let climbed_text = if climbed > 0.0 {
+            format!(" ({}\" of it up and down walls, with Climbing Plus)", inches(climbed))
+        } else {
+            String::new()
         };
         let earlier_moves = order.skills.iter().filter(|s| s.skill == skill.id).count();
         let limit = match (skill.reach, t.mov) {
@@ -2360,7 +2412,11 @@ impl Game {
                 Some((
                     Rule::Move,
                     m[k],
-                    format!("in its {which} Move; its MOV is {}, so at most {}\"", mov_text(m), inches(m[k])),
+                    format!(
+                        "in its {which} Move{climbed_text}; its MOV is {}, so at most {}\"",
+                        mov_text(m),
+                        inches(m[k])
+                    ),
                 ))
             }
             (Reach::FirstMov, Some(m)) => Some((
@@ -2377,21 +2433,32 @@ impl Game {
                 assume::DODGE_MOVE_IN,
                 format!("in a Dodge; a Dodge moves at most {}\"", inches(assume::DODGE_MOVE_IN)),
             )),
-            (Reach::Leap, Some(m)) => Some((
-                if skill.id == "climb" { Rule::Climb } else { Rule::Jump },
-                m[0],
-                format!(
-                    "in its {} ({}\" over the table, from {}\" up to {}\" up, measured from the top of its \
-                     Silhouette going up and from its base going down); its MOV is {}, so at most the first \
-                     value, {}\"",
-                    skill.name,
-                    inches(path_length(&pts)),
-                    inches(from.elevation),
-                    inches(end_level),
-                    mov_text(m),
-                    inches(m[0])
-                ),
-            )),
+            (Reach::Leap, Some(m)) => {
+                // N4 Super-Jump: a Jump as a Short Movement Skill goes up to the first MOV value,
+                // a second Jump in the Order up to the second; as an Entire Order, both together.
+                let super_jump = skill.id == JUMP && t.has(Ability::SuperJump);
+                let (most, which) = if super_jump && skill.kind == SkillKind::EntireOrder {
+                    (m[0] + m[1], "both values together (a Super-Jump as an Entire Order)")
+                } else if super_jump && earlier_moves > 0 {
+                    (m[1], "the second value (its second Jump, with Super-Jump)")
+                } else {
+                    (m[0], "the first value")
+                };
+                Some((
+                    if skill.id == "climb" { Rule::Climb } else { Rule::Jump },
+                    most,
+                    format!(
+                        "in its {} ({}\" over the table, from {}\" up to {}\" up, measured from the top of its \
+                         Silhouette going up and from its base going down); its MOV is {}, so at most {which}, {}\"",
+                        skill.name,
+                        inches(path_length(&pts)),
+                        inches(from.elevation),
+                        inches(end_level),
+                        mov_text(m),
+                        inches(most)
+                    ),
+                ))
+            }
             _ => None,
         };
         if let Some((rule, most, why)) = limit
@@ -2662,11 +2729,16 @@ impl Game {
 
     /// Whether activated trooper `i`'s Stealth hides it, for the skill just declared
     /// (`declared`'s last), from enemies whose ZoC it is in outside their LoF (N4 Stealth: a
-    /// Short Movement Skill or Cautious Movement, `STEALTH_SKILLS`; "if the second Short Skill of
-    /// the Order is any non-Movement Skill, then those enemies can react normally in ARO").
+    /// Short Movement Skill or Cautious Movement, `STEALTH_SKILLS`, and a Jump that Super-Jump
+    /// makes a Short Movement Skill; "if the second Short Skill of the Order is any non-Movement
+    /// Skill, then those enemies can react normally in ARO").
     fn stealthy(&self, i: usize, declared: &[Declaration]) -> bool {
+        let troopers = self.order.as_ref().map_or(&[][..], |o| &o.troopers[..]);
+        let short_jump = |d: &Declaration| {
+            d.skill == JUMP && self.skill_of(d, troopers).is_some_and(|s| s.kind == SkillKind::ShortMovement)
+        };
         self.troopers[i].has(Ability::Stealth)
-            && declared.last().is_some_and(|d| assume::STEALTH_SKILLS.contains(&d.skill.as_str()))
+            && declared.last().is_some_and(|d| assume::STEALTH_SKILLS.contains(&d.skill.as_str()) || short_jump(d))
     }
 
     /// ARO Check (seed 000 1.1.1 steps 2.1 / 4.1; seed 001's list): every reactive trooper that
@@ -3045,6 +3117,12 @@ impl Game {
                 if d.aro.skill == "bs_attack" && size >= 3 { 2 } else { 1 }
             })
             .collect();
+        let entire = self.order.as_ref().is_some_and(|o| {
+            o.skills
+                .first()
+                .and_then(|s| self.skill_of(s, &o.troopers))
+                .is_some_and(|s| s.kind == SkillKind::EntireOrder)
+        });
         let Some(o) = self.order.as_mut() else { return reject(Rule::OrderExpenditure, "no Order") };
         for (d, b) in o.declared.iter_mut().zip(bursts) {
             d.burst = b;
@@ -3055,8 +3133,6 @@ impl Game {
                 o.lost.push(id.clone());
             }
         }
-        let entire =
-            o.skills.first().and_then(|s| skills::find(&s.skill)).is_some_and(|s| s.kind == SkillKind::EntireOrder);
         o.step = if window == 1 && !entire { OrderStep::SecondSkill } else { OrderStep::Resolution };
         Ok(())
     }

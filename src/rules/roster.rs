@@ -58,11 +58,16 @@ pub enum Ability {
     /// LoF with a Short Movement Skill or Cautious Movement grants that enemy no ARO; Cautious
     /// Movement may be declared inside enemies' ZoC. Not effective against Sixth Sense.
     Stealth,
+    /// Super-Jump (N4): its Jump is a Short Movement Skill (up to the first MOV value, a second
+    /// Jump up to the second), or, declared as an Entire Order, both MOV values together.
+    SuperJump,
+    /// Climbing Plus (N4): its Move goes up and down vertical surfaces as over level ground.
+    ClimbingPlus,
 }
 
 impl Ability {
     /// Every ability, in the order the setup format lists them.
-    pub const ALL: [Ability; 12] = [
+    pub const ALL: [Ability; 14] = [
         Ability::Lieutenant,
         Ability::Nco,
         Ability::TacticalAwareness,
@@ -75,6 +80,8 @@ impl Ability {
         Ability::Rem,
         Ability::DeploysOutsideZone,
         Ability::Stealth,
+        Ability::SuperJump,
+        Ability::ClimbingPlus,
     ];
 }
 
@@ -552,6 +559,8 @@ mod tests {
                 Ability::Rem => 9,
                 Ability::DeploysOutsideZone => 10,
                 Ability::Stealth => 11,
+                Ability::SuperJump => 12,
+                Ability::ClimbingPlus => 13,
             }
         }
         for (i, a) in Ability::ALL.into_iter().enumerate() {

@@ -160,10 +160,9 @@ pub const CATALOGUE: &[Skill] = &[
         over_obstacles(moving(skill("climb", "Climb", EntireOrder, false, false), Reach::Leap)),
         Confidence::Inferred,
     ),
-    unsure(
-        over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Leap)),
-        Confidence::Unconfirmed,
-    ),
+    // An Entire Order: N4 Super-Jump "alters the user's Jump Skill from an Entire Order Skill to a
+    // Short Movement Skill" (for its users, `Game::as_declared`).
+    unsure(over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Leap)), Confidence::Inferred),
     attack(skill("intuitive_attack", "Intuitive Attack", EntireOrder, false, false)),
     attack(skill("speculative_attack", "Speculative Attack", EntireOrder, false, false)),
     unsure(skill("suppressive_fire", "Suppressive Fire", EntireOrder, false, false), Confidence::Unconfirmed),
