@@ -1210,6 +1210,7 @@ fn a_climbing_plus_move_drafted_up_a_wall_is_measured_with_the_wall_and_ends_on_
     h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
     h.run();
     h.get_by_label("Route: 4.00\" (1.00\" across)");
+    h.get_by_label("a1: 1 point, to (10.5, 23.0): 4.00\" (1.00\" across), MOV 4-4");
     h.get_by_label("ends 3.0\" up, on building");
     h.get_by_label("nothing in its way");
     h.get_by_label("Declare Move").click();

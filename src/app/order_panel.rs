@@ -830,18 +830,22 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
             } else {
                 let last = route[route.len() - 1];
                 let me = game.trooper(&m);
-                // Measured from where it stands (or, entering the table, from its first point).
-                let mut path: Vec<TablePoint> =
-                    me.and_then(|t| t.position).map(|p| TablePoint::new(p.x, p.y)).into_iter().collect();
-                path.extend(&route);
                 let mov = me.and_then(|t| t.mov).map(|v| format!(", MOV {}-{}", v[0], v[1])).unwrap_or_default();
+                // As the rules measure it, from where it stands (or, entering the table, from its
+                // first point): a Climb, a Jump or a Climbing Plus Move with its ups and downs.
+                let length = match game.route_length(&draft.skill, &m, &route) {
+                    Some((measured, across)) if measured > across + 1e-9 => {
+                        format!("{measured:.2}\" ({across:.2}\" across)")
+                    }
+                    Some((_, across)) => format!("{across:.2}\""),
+                    None => "0.00\"".to_string(),
+                };
                 format!(
-                    "{m}: {} point{}, to ({:.1}, {:.1}): {:.2}\"{mov}",
+                    "{m}: {} point{}, to ({:.1}, {:.1}): {length}{mov}",
                     route.len(),
                     if route.len() == 1 { "" } else { "s" },
                     last.x,
                     last.y,
-                    crate::geometry::path_length(&path)
                 )
             });
             ui.horizontal(|ui| {

@@ -558,6 +558,20 @@ pub struct DeclaredAro {
     pub burst: u32,
 }
 
+/// A move as the rules measure it ([`Game::move_measure`]).
+struct MoveMeasure {
+    /// The route with the trooper's level at each point, from where it stands.
+    levels: Vec<RoutePoint>,
+    /// Where a plain move may not go (none for Climb and Jump).
+    problems: Vec<WalkProblem>,
+    /// Of the length, how much is up and down walls (Climbing Plus), inches.
+    climbed: f64,
+    /// The length its MOV is held to, inches.
+    length: f64,
+    /// The level it ends at, inches.
+    end_level: f64,
+}
+
 /// What an ARO Check finds: the eligible reactive troopers with why, and those an activated
 /// Stealth trooper gave no ARO, with the Stealth troopers (N4 Stealth).
 #[derive(Debug, Default)]
@@ -2360,6 +2374,58 @@ impl Game {
         Ok(())
     }
 
+    /// Trooper `i`'s move by `skill` from `from` through `route`, as the rules measure it: its
+    /// levels, where a plain move may not go, and its length (inches). N4 Climbing Plus: a Move
+    /// goes up and down vertical surfaces as over level ground, the faces climbed counted in the
+    /// length (assumption `CLIMBING_PLUS_MEASURE`); Climb and Jump measure as N4 FAQ 1.3 has it.
+    fn move_measure(&self, skill: &skills::Skill, i: usize, from: Placement, route: &[TablePoint]) -> MoveMeasure {
+        let t = &self.troopers[i];
+        let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
+        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
+        let vault = body.silhouette.height_in();
+        let (levels, problems, climbed) = if skill.over_obstacles {
+            (leap(&body, route, &self.terrain), Vec::new(), 0.0)
+        } else {
+            let step = if climbing_plus { f64::INFINITY } else { vault };
+            let (w, problems) = walk_problems_stepping(&body, route, &self.terrain, step);
+            let climbed = if assume::CLIMBING_PLUS_MEASURE { w.climbed_in(vault) } else { 0.0 };
+            (w.path, problems, climbed)
+        };
+        let end_level = levels.last().map_or(from.elevation, |q| q.level_in);
+        let mut pts = vec![from.point()];
+        pts.extend_from_slice(route);
+        let length = match skill.reach {
+            Reach::Leap => leap_length(&body, route, end_level),
+            _ => path_length(&pts) + climbed,
+        };
+        MoveMeasure { levels, problems, climbed, length, end_level }
+    }
+
+    /// How the rules measure a route of trooper `id` for skill `skill_id` — the length its MOV is
+    /// held to, and the length across the table, inches — from where it stands (or, not on the
+    /// table yet, from the route's first point). `None` for an unknown trooper or skill, a skill
+    /// that does not move, or an empty route. The app shows it beside the MOV.
+    pub fn route_length(&self, skill_id: &str, id: &str, route: &[TablePoint]) -> Option<(f64, f64)> {
+        let skill = skills::find(skill_id).filter(|s| s.moves)?;
+        let i = self.troopers.iter().position(|t| t.id == id)?;
+        let (from, rest) = match self.troopers[i].position {
+            Some(p) => (p, route),
+            None => {
+                let (first, rest) = route.split_first()?;
+                (
+                    Placement { x: first.x, y: first.y, facing: 0.0, elevation: surface_height(&self.terrain, *first) },
+                    rest,
+                )
+            }
+        };
+        if rest.is_empty() {
+            return None;
+        }
+        let mut pts = vec![from.point()];
+        pts.extend_from_slice(rest);
+        Some((self.move_measure(skill, i, from, rest).length, path_length(&pts)))
+    }
+
     /// Refuse a declared route that goes further than the skill allows (N4 Move: the first MOV
     /// value, the second for a second Move in the Order; Cautious Movement: the first;
     /// `DODGE_MOVE_IN` for a Dodge; Climb and Jump: the first, measured up and down as N4 FAQ 1.3
@@ -2381,25 +2447,9 @@ impl Game {
     ) -> Result<Vec<RoutePoint>, Rejection> {
         let t = &self.troopers[i];
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        // N4 Climbing Plus: its Move goes up and down vertical surfaces as over level ground, the
-        // faces climbed counted in the distance (assumption `CLIMBING_PLUS_MEASURE`).
-        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
-        let vault = body.silhouette.height_in();
-        let (levels, problems, climbed) = if skill.over_obstacles {
-            (leap(&body, route, &self.terrain), Vec::new(), 0.0)
-        } else {
-            let step = if climbing_plus { f64::INFINITY } else { vault };
-            let (w, problems) = walk_problems_stepping(&body, route, &self.terrain, step);
-            let climbed = if assume::CLIMBING_PLUS_MEASURE { w.climbed_in(vault) } else { 0.0 };
-            (w.path, problems, climbed)
-        };
-        let end_level = levels.last().map_or(from.elevation, |q| q.level_in);
+        let MoveMeasure { levels, problems, climbed, length, end_level } = self.move_measure(skill, i, from, route);
         let mut pts = vec![from.point()];
         pts.extend_from_slice(route);
-        let length = match skill.reach {
-            Reach::Leap => leap_length(&body, route, end_level),
-            _ => path_length(&pts) + climbed,
-        };
         let climbed_text = if climbed > 0.0 {
             format!(" ({}\" of it up and down walls, with Climbing Plus)", inches(climbed))
         } else {
