@@ -1203,10 +1203,11 @@ fn levels_game_with(abilities: serde_json::Value, tag: &str) -> (std::path::Path
 fn a_climbing_plus_move_drafted_up_a_wall_is_measured_with_the_wall_and_ends_on_the_roof() {
     use sightline::app::Command;
     use sightline::geometry::TablePoint;
-    let (dir, path) = levels_game_with(serde_json::json!(["climbing_plus"]), "climbing-plus");
+    let (dir, path) = levels_game_with(serde_json::json!(["climbing_plus", "stealth"]), "climbing-plus");
     let (mut h, _) = game_app(&path);
     h.run();
     click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
+    h.get_by_label("climbing plus, stealth");
     h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
     h.run();
     h.get_by_label("Route: 4.00\" (1.00\" across)");

@@ -897,6 +897,10 @@ impl SightlineApp {
         if let Some(g) = self.game_trooper(&me.id) {
             let states = states_text(g);
             ui.label(if states.is_empty() { g.name.clone() } else { format!("{} · {states}", g.name) });
+            if !g.abilities.is_empty() {
+                let names: Vec<String> = g.abilities.iter().map(|&a| setup_editor::ability_label(a)).collect();
+                ui.label(names.join(", "));
+            }
         }
         ui.label(
             format!(

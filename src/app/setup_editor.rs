@@ -183,12 +183,13 @@ pub fn fresh_game_path(dir: &Path) -> PathBuf {
 }
 
 /// An ability's name on screen.
-fn ability_label(a: Ability) -> String {
+pub(super) fn ability_label(a: Ability) -> String {
     match a {
         Ability::Nco => "NCO".into(),
         Ability::Arc360 => "360° arc".into(),
         Ability::Rem => "REM".into(),
         Ability::IgnoresRetreat => "ignores Retreat!".into(),
+        Ability::SuperJump => "super-jump".into(),
         other => words(&other),
     }
 }
