@@ -126,9 +126,13 @@ pub fn measure(scene: &Scene, visibility: &[String]) -> Result<Value, CliError> 
                 .steps
                 .iter()
                 .map(|s| {
-                    json!({"along": r3(s.along_in), "point": pt(s.at), "from": r3(s.from_level_in),
+                    let mut v = json!({"along": r3(s.along_in), "point": pt(s.at), "from": r3(s.from_level_in),
                            "to": r3(s.to_level_in), "terrain": s.piece.map(|k| scene.terrain[k].id.as_str()),
-                           "taken": s.taken})
+                           "taken": s.taken});
+                    if s.ladder {
+                        v["ladder"] = json!(true);
+                    }
+                    v
                 })
                 .collect();
             json!({"trooper": t.id, "length": r3(length), "path": pts.iter().map(|&p| pt(p)).collect::<Vec<_>>(),

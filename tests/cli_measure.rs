@@ -220,3 +220,33 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+/// `ladder.json`: a1 walks up the building's ladder onto its roof (the step taken, marked
+/// `ladder`), where b1 sees it over the wall; a2, 7.5" along the same side, is stopped by the wall.
+/// A ladder off the building's outline is refused, naming the piece and the ladder.
+#[test]
+fn a_route_goes_up_a_ladder_and_one_beside_it_does_not() {
+    let (code, v, err) = measure(&[&scene_path("ladder.json")]);
+    assert_eq!(code, 0, "{err}");
+    let route = |id: &str| v["routes"].as_array().and_then(|r| r.iter().find(|r| r["trooper"] == id)).cloned();
+    let a1 = route("a1").expect("a1's route");
+    assert_eq!(a1["steps"][0]["ladder"], true);
+    assert_eq!(a1["steps"][0]["taken"], true);
+    assert_eq!(a1["end_level"], 3.0);
+    let b1 = a1["events"].as_array().and_then(|e| e.iter().find(|e| e["observer"] == "b1")).cloned();
+    assert_eq!(b1.expect("b1")["first_lof"]["along"], 2.0, "b1 sees a1 once it is up on the roof");
+    let a2 = route("a2").expect("a2's route");
+    assert_eq!(a2["steps"][0]["taken"], false);
+    assert!(a2["steps"][0].get("ladder").is_none());
+    assert_eq!(a2["end_level"], 0.0);
+
+    let dir = std::env::temp_dir().join(format!("sightline-cli-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let bad = dir.join("bad-ladder.json");
+    let text = std::fs::read_to_string(scene_path("ladder.json")).expect("scene");
+    std::fs::write(&bad, text.replace("[[10, 22], [10, 23]]", "[[10, 22], [12, 23]]")).expect("write");
+    let (code, _, err) = measure(&[bad.to_str().expect("utf8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("terrain[0] (\"building\")") && err.contains("ladder 0"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -195,3 +195,32 @@ fn climbing_plus_moves_up_and_down_walls_as_over_level_ground_counting_their_hei
     let cp = town_with((19.4, 2.0, 0.0), json!([4, 4]), json!(["climbing_plus"]));
     ok(&cp, declare("move", json!([[22.4, 2.0]])));
 }
+
+/// N4 General Movement Rules, "Ladders and Stairs": a Move goes up a ladder onto a 3" roof
+/// without Climb or Jump, measured along it; beside the ladder the wall is still a wall.
+#[test]
+fn a_move_goes_up_a_ladder_and_its_height_counts_in_the_distance() {
+    let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": [5, 4],
+                    "position": {"x": 9.5, "y": 22.5, "facing": 0.0}});
+    let s = setup(
+        vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1]],
+        vec![vec![lt(t("b_lt", 46.0, 2.0, 0.0))]],
+        json!([{"id": "building", "polygon": [[10, 20], [16, 20], [16, 26], [10, 26]], "height": 3.0,
+                "ladders": [[[10, 22], [10, 23]]]}]),
+    );
+    let g = ok(&start_orders(&game(s.clone())), json!({"type": "activate", "source": "regular", "troopers": ["a1"]}));
+    // 1.5" across and 3" up the ladder: 4.5" of its 5".
+    let up = ok(&g, declare("move", json!([[11, 22.5]])));
+    assert_eq!(elevation(&up), 3.0);
+    // 2.5" across and 3" up is too far, and the refusal says what it counted.
+    let r = no(&g, declare("move", json!([[12, 22.5]])), Rule::Move);
+    assert!(r.reason.contains("(3\" of it up and down ladders)"), "{}", r.reason);
+    // Along the wall to y = 25 and up there: no ladder, and the Move is refused.
+    let r = no(&g, declare("move", json!([[9.5, 25], [11, 25]])), Rule::GeneralMovement);
+    assert!(r.reason.contains("building"), "{}", r.reason);
+    // A ladder that does not lie along the building's side is refused with the setup, naming it.
+    let mut bad = s;
+    bad["terrain"][0]["ladders"] = json!([[[10, 22], [12, 24]]]);
+    let e = sightline::rules::Game::new(serde_json::from_value(bad).expect("setup JSON")).expect_err("refused");
+    assert!(e.to_string().contains("terrain[0] (\"building\")") && e.to_string().contains("ladder 0"), "{e}");
+}

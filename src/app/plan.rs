@@ -20,6 +20,9 @@ pub fn side_colour(side: Side) -> Color32 {
     }
 }
 
+/// The colour of ladders and stairs on the plan.
+pub const LADDER: Color32 = Color32::from_rgb(235, 200, 90);
+
 /// The colour of a stretch of route the trooper may not take.
 pub const BLOCKED_ROUTE: Color32 = Color32::from_rgb(255, 40, 40);
 
@@ -59,7 +62,7 @@ pub enum Gait {
     /// height (N4 General Movement Rules).
     Walk,
     /// A Move with Climbing Plus: up and down vertical surfaces as over level ground, the faces
-    /// climbed counted in its length (N4 Climbing Plus, assumption `CLIMBING_PLUS_MEASURE`).
+    /// climbed counted in its length (N4 Climbing Plus; the README's "Climbing Plus measure").
     ClimbingPlus,
     /// Climb or Jump: a slope to the surface where it ends, over anything in the way.
     Leap,
@@ -90,14 +93,14 @@ pub fn route_levels(scene: &Scene, i: usize, gait: Gait) -> Vec<RoutePoint> {
 }
 
 /// Scene trooper `i`'s route's length as the rules measure it for `gait`, inches: over the table
-/// for a plain move; with Climbing Plus, plus the faces climbed up and down taller than the
-/// Silhouette; for a Climb or Jump, across and up or down together (N4 FAQ 1.3, [`leap_length`]).
+/// for a plain move, plus the ladders it goes up and down (N4 "Ladders and Stairs") and, with
+/// Climbing Plus, the faces taller than the Silhouette; for a Climb or Jump, across and up or
+/// down together (N4 FAQ 1.3, [`leap_length`]).
 pub fn route_length(scene: &Scene, i: usize, gait: Gait) -> f64 {
     let Some(me) = scene.troopers.get(i) else { return 0.0 };
     let across = path_length(&me.path());
     match gait {
-        Gait::Walk => across,
-        Gait::ClimbingPlus => {
+        Gait::Walk | Gait::ClimbingPlus => {
             across + walked(scene, i, gait).map_or(0.0, |w| w.climbed_in(me.body.silhouette.height_in()))
         }
         Gait::Leap => {
@@ -354,6 +357,18 @@ impl PlanView<'_> {
             // Pieces may be concave (an L-shaped ruin): triangulate with earcut.
             fill_polygon(&painter, &pts, fill);
             painter.add(Shape::closed_line(pts, Stroke::new(1.5, Color32::from_gray(30))));
+            // Ladders and stairs up its sides: a rail with rungs across it.
+            for &[a, b] in &piece.ladders {
+                let (sa, sb) = (f.screen_from_table(a), f.screen_from_table(b));
+                painter.line_segment([sa, sb], Stroke::new(2.0, LADDER));
+                let along = sb - sa;
+                let rungs = (along.length() / 5.0).floor().max(1.0) as usize;
+                let across = along.normalized().rot90() * 4.0;
+                for k in 0..=rungs {
+                    let c = sa + along * (k as f32 / rungs as f32);
+                    painter.line_segment([c - across, c + across], Stroke::new(1.5, LADDER));
+                }
+            }
         }
 
         // LoF lines from the selected trooper.

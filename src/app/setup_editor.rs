@@ -139,6 +139,7 @@ impl TableInView<'_> {
                 id: t.id.clone(),
                 polygon: t.polygon.iter().map(|p| (p.x, p.y)).collect(),
                 height: t.height_in,
+                ladders: t.ladders.iter().map(|[a, b]| [(a.x, a.y), (b.x, b.y)]).collect(),
             })
             .collect()
     }

@@ -102,6 +102,10 @@ pub struct LevelStep {
     /// height. A larger one is not taken — the walk stays at its level, and [`walk_problems`]
     /// says why it may not go on.
     pub taken: bool,
+    /// Taken up or down a ladder or stairs of the higher piece ([`Terrain::ladders`]), which
+    /// the move may use whatever the height: the base touches the ladder where the centre
+    /// crosses the piece's edge.
+    pub ladder: bool,
 }
 
 /// A plain move over the surfaces: the route with the level at each point, and where the level
@@ -189,7 +193,11 @@ pub fn walk_stepping(mover: &Body, route: &[TablePoint], terrain: &[Terrain], ma
             surface = here.height_in;
             if changed && (here.height_in - level).abs() > LEVEL_EPS_IN {
                 let piece = if here.height_in > level { here.piece } else { on };
-                let taken = (here.height_in - level).abs() <= max_step_in + 1e-9;
+                let small = (here.height_in - level).abs() <= max_step_in + 1e-9;
+                // N4 General Movement Rules, "Ladders and Stairs": up or down them whatever the
+                // height (assumption `LADDER_USE`: the base touches the ladder there).
+                let ladder = !small && piece.is_some_and(|k| at_ladder(&terrain[k], a, mover.radius()));
+                let taken = small || ladder;
                 steps.push(LevelStep {
                     along_in: along + len * t0,
                     at: a,
@@ -197,6 +205,7 @@ pub fn walk_stepping(mover: &Body, route: &[TablePoint], terrain: &[Terrain], ma
                     to_level_in: here.height_in,
                     piece,
                     taken,
+                    ladder,
                 });
                 if taken {
                     level = here.height_in;
@@ -212,6 +221,21 @@ pub fn walk_stepping(mover: &Body, route: &[TablePoint], terrain: &[Terrain], ma
         prev = next;
     }
     Walk { path, steps }
+}
+
+/// How far along a route from where it goes up or down a ladder its base may be over the piece's
+/// footprint, in base widths (assumption `LADDER_USE`, N4 General Movement Rules, "Ladders and
+/// Stairs", <https://infinitythewiki.com/index.php?title=General_Movement_Rules&diff=692&oldid=191>:
+/// they "allow Troopers to treat those vertical or diagonal surfaces as a horizontal surface …
+/// Movement distances are measured along the surface"; where a move uses one is the assumption):
+/// a plain move goes up or down a piece at one of its ladders where its base centre crosses the
+/// piece's edge with the base touching the ladder, and within one base's width of that place its
+/// base may be over the footprint, climbing on or off.
+pub const LADDER_REACH_BASE_WIDTHS: f64 = 1.0;
+
+/// Whether a base of radius `r` centred at `c` touches one of `piece`'s ladders, inches.
+fn at_ladder(piece: &Terrain, c: TablePoint, r: f64) -> bool {
+    piece.ladders.iter().any(|&[a, b]| super::segment::point_segment_distance(c, a, b) <= r + 1e-9)
 }
 
 /// Why a plain move may not go where its route goes (N4 General Movement Rules).
@@ -285,9 +309,37 @@ pub fn walk_problems_stepping(
 ) -> (Walk, Vec<WalkProblem>) {
     let (walk, crossings) = walk_crossings_stepping(mover, route, terrain, max_step_in);
     let mut out = Vec::new();
+    // Going up or down a ladder, the base is over the piece's footprint for a moment before or
+    // after its centre crosses the edge: within a base's width of the ladder step along the
+    // route, that is no problem (assumption `LADDER_USE`).
+    let full_path: Vec<TablePoint> = std::iter::once(mover.centre).chain(route.iter().copied()).collect();
+    let reach = LADDER_REACH_BASE_WIDTHS * 2.0 * mover.radius();
     for (_, c) in crossings.into_iter().filter(|(_, c)| !c.vaultable && c.rise_in > max_step_in + 1e-9) {
+        let ladder_steps: Vec<f64> =
+            walk.steps.iter().filter(|s| s.ladder && s.piece == Some(c.piece)).map(|s| s.along_in).collect();
         for stretch in c.stretches {
-            out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
+            let mut parts = vec![(stretch.from_in, stretch.to_in)];
+            for &at in &ladder_steps {
+                parts = parts
+                    .into_iter()
+                    .flat_map(|(a, b)| {
+                        let (lo, hi) = (at - reach, at + reach);
+                        [(a, b.min(lo)), (a.max(hi), b)]
+                    })
+                    .filter(|(a, b)| b - a > 1e-9)
+                    .collect();
+            }
+            for (from_in, to_in) in parts {
+                let stretch = if (from_in, to_in) == (stretch.from_in, stretch.to_in) {
+                    stretch
+                } else {
+                    let pts = super::route_part(&full_path, from_in, to_in);
+                    let (start, end) =
+                        (pts.first().copied().unwrap_or(stretch.start), pts.last().copied().unwrap_or(stretch.end));
+                    Stretch { from_in, to_in, start, end }
+                };
+                out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
+            }
         }
     }
     for s in walk.steps.iter().filter(|s| !s.taken && s.to_level_in < s.from_level_in) {
@@ -662,7 +714,7 @@ fn join(into: &mut Vec<Stretch>, s: Stretch) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Silhouette, path_length};
+    use crate::geometry::{Silhouette, TerrainError, path_length};
 
     fn p(x: f64, y: f64) -> TablePoint {
         TablePoint::new(x, y)
@@ -701,6 +753,42 @@ mod tests {
         assert!(w.steps.iter().all(|s| s.taken));
         assert_eq!(w.climbed_in(Silhouette::S2.height_in()), 12.0, "6\" up and 6\" down; the crate adds nothing");
         assert_eq!(w.steps[2].at, p(15.0, 5.0), "up where the centre reaches the tower's side");
+    }
+
+    #[test]
+    fn a_walk_goes_up_and_down_a_ladder_whatever_the_height_measured_along_it_and_not_beside_it() {
+        // A 3" building from x = 10 to 16 with a ladder on its west side from y = 22 to 23.
+        let ladder = [p(10.0, 22.0), p(10.0, 23.0)];
+        let building = rect("building", 10.0, 20.0, 16.0, 26.0, 3.0).with_ladders(vec![ladder]).expect("on its edge");
+        let terrain = [building];
+        // Up the ladder from 9.5" to 11.5": the step is taken at the edge, and counted.
+        let (w, problems) = walk_problems(&s2(9.5, 22.5), &[p(11.5, 22.5)], &terrain);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(w.end_level(), 3.0);
+        assert!(w.steps.len() == 1 && w.steps[0].ladder && w.steps[0].taken, "{:?}", w.steps);
+        assert_eq!(w.climbed_in(Silhouette::S2.height_in()), 3.0);
+        // Down it again, off the roof.
+        let (w, problems) = walk_problems(&s2(11.5, 22.5).elevated(3.0), &[p(9.0, 22.5)], &terrain);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(w.end_level(), 0.0);
+        // 2" along the wall from the ladder, the wall is a wall.
+        let (w, problems) = walk_problems(&s2(9.5, 25.0), &[p(11.5, 25.0)], &terrain);
+        assert!(matches!(problems.as_slice(), [WalkProblem::Into { piece: 0, .. }]), "{problems:?}");
+        assert!(!w.steps[0].taken && !w.steps[0].ladder);
+        // A route that slides along the wall with its base over the footprint and then takes the
+        // ladder is still refused for the sliding, short of the ladder.
+        let (_, problems) = walk_problems(&s2(9.7, 26.6), &[p(9.7, 22.5), p(11.5, 22.5)], &terrain);
+        let into: Vec<f64> = problems
+            .iter()
+            .filter_map(|q| match q {
+                WalkProblem::Into { stretch, .. } => Some(stretch.to_in),
+                _ => None,
+            })
+            .collect();
+        assert!(matches!(into.as_slice(), [to] if *to > 1.0 && *to < 3.5), "{problems:?}");
+        // A ladder must lie along one edge of the piece.
+        let off = rect("b", 10.0, 20.0, 16.0, 26.0, 3.0).with_ladders(vec![[p(10.0, 22.0), p(12.0, 24.0)]]);
+        assert_eq!(off, Err(TerrainError::LadderOffEdge(0)));
     }
 
     #[test]

@@ -33,9 +33,10 @@ mod visibility;
 pub use body::{Arc, Body};
 
 pub use levels::{
-    CLIMB_ACROSS_SLACK_IN, ClimbProblem, LEVEL_EPS_IN, LEVEL_STEP_IN, LandingProblem, LevelStep, MAX_LEVEL_STEPS,
-    RoutePoint, Surface, Walk, WalkProblem, climb_problem, landing_problem, leap, leap_length,
-    route_events_with_levels, surface_at, walk, walk_crossings, walk_problems, walk_problems_stepping, walk_stepping,
+    CLIMB_ACROSS_SLACK_IN, ClimbProblem, LADDER_REACH_BASE_WIDTHS, LEVEL_EPS_IN, LEVEL_STEP_IN, LandingProblem,
+    LevelStep, MAX_LEVEL_STEPS, RoutePoint, Surface, Walk, WalkProblem, climb_problem, landing_problem, leap,
+    leap_length, route_events_with_levels, surface_at, walk, walk_crossings, walk_problems, walk_problems_stepping,
+    walk_stepping,
 };
 pub use lof::{
     Blocker, Lof, LofResult, MIN_VISIBLE_IN, Obstacles, SAMPLE_SPACING_IN, ViewerCaches, line_of_fire, may_block,
@@ -51,7 +52,7 @@ pub use scene::{
     StandingProblem, Table, standing_problem, table_side_problem,
 };
 pub use silhouette::Silhouette;
-pub use terrain::{MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, surface_height};
+pub use terrain::{LADDER_ON_EDGE_IN, MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, surface_height};
 pub use visibility::visibility_polygon;
 
 use serde::{Deserialize, Serialize};

@@ -195,6 +195,8 @@ struct RawTerrain {
     id: String,
     polygon: Vec<(f64, f64)>,
     height: f64,
+    #[serde(default)]
+    ladders: Vec<[(f64, f64); 2]>,
 }
 
 /// `text` read as JSON of type `T`; on an error, where it is (the field's path, such as
@@ -223,7 +225,9 @@ impl Scene {
             .enumerate()
             .map(|(i, t)| {
                 let p = t.polygon.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
+                let ladders = t.ladders.iter().map(|&[a, b]| [TablePoint::new(a.0, a.1), TablePoint::new(b.0, b.1)]);
                 Terrain::new(t.id.clone(), p, t.height)
+                    .and_then(|piece| piece.with_ladders(ladders.collect()))
                     .map_err(|e| bad(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;

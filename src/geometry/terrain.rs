@@ -28,6 +28,12 @@ pub struct Terrain {
     pub polygon: Vec<TablePoint>,
     /// Height above the table, inches.
     pub height_in: f64,
+    /// Where ladders or stairs go up its sides: stretches of its outline, each from one point to
+    /// another on the same edge, table inches. A plain move goes up or down the piece there,
+    /// whatever its height, measured along the surface (N4 General Movement Rules, "Ladders and
+    /// Stairs"). They block no LoF.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ladders: Vec<[TablePoint; 2]>,
 }
 
 /// Why a terrain piece is unusable.
@@ -51,14 +57,30 @@ pub enum TerrainError {
     /// Two non-adjacent edges cross or touch.
     #[error("its polygon crosses itself: edge {0} (from point {0}) meets edge {1} (from point {1})")]
     SelfIntersecting(usize, usize),
+    /// A ladder's ends are not on one edge of the footprint, or are one point.
+    #[error(
+        "ladder {0} does not lie along one edge of its polygon (both ends within {LADDER_ON_EDGE_IN}\" of the same edge, and apart)"
+    )]
+    LadderOffEdge(usize),
 }
+
+/// How far a ladder's ends may lie from the edge of the footprint they stand against, inches.
+pub const LADDER_ON_EDGE_IN: f64 = 0.05;
 
 impl Terrain {
     /// A piece named `id` with footprint `polygon` and height `height_in`, validated.
     pub fn new(id: impl Into<String>, polygon: Vec<TablePoint>, height_in: f64) -> Result<Self, TerrainError> {
-        let t = Self { id: id.into(), polygon, height_in };
+        let t = Self { id: id.into(), polygon, height_in, ladders: Vec::new() };
         t.validate()?;
         Ok(t)
+    }
+
+    /// The piece with ladders or stairs up its sides at `ladders` (see [`Terrain::ladders`]),
+    /// validated: each must lie along one edge of the footprint.
+    pub fn with_ladders(mut self, ladders: Vec<[TablePoint; 2]>) -> Result<Self, TerrainError> {
+        self.ladders = ladders;
+        self.validate()?;
+        Ok(self)
     }
 
     /// An axis-aligned box piece from `(x0, y0)` to `(x1, y1)`, validated.
@@ -118,6 +140,19 @@ impl Terrain {
             let (u, v) = (b.sub(a), c.sub(b));
             if u.cross(v).abs() <= 1e-12 * u.norm() * v.norm() && u.dot(v) < 0.0 {
                 return Err(TerrainError::SelfIntersecting(i, (i + 1) % n));
+            }
+        }
+        for (k, [a, b]) in self.ladders.iter().enumerate() {
+            if !a.is_finite() || !b.is_finite() {
+                return Err(TerrainError::NotFinite(format!("ladder {k}")));
+            }
+            let on_one_edge = (0..n).any(|i| {
+                let (e0, e1) = (self.polygon[i], self.polygon[(i + 1) % n]);
+                super::segment::point_segment_distance(*a, e0, e1) <= LADDER_ON_EDGE_IN
+                    && super::segment::point_segment_distance(*b, e0, e1) <= LADDER_ON_EDGE_IN
+            });
+            if !on_one_edge || a.dist(*b) <= 1e-9 {
+                return Err(TerrainError::LadderOffEdge(k));
             }
         }
         Ok(())

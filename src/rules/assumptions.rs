@@ -112,8 +112,3 @@ pub const STEALTH_HIDES_FROM_HACKING_AREA: bool = false;
 /// vertical surfaces as if performing a normal Movement on a horizontal surface"): the skills that
 /// go up and down walls as over level ground — Move only (N5 adds Dodge).
 pub const CLIMBING_PLUS_SKILLS: &[&str] = &["move"];
-
-/// `CLIMBING_PLUS_MEASURE` (the sources are silent on the measure): a Climbing Plus Move's length
-/// is its length over the table plus the height of every face it goes up or down that is taller
-/// than its Silhouette (lower ones are vaulted, which adds nothing, N4 General Movement Rules).
-pub const CLIMBING_PLUS_MEASURE: bool = true;

@@ -2375,9 +2375,10 @@ impl Game {
     }
 
     /// Trooper `i`'s move by `skill` from `from` through `route`, as the rules measure it: its
-    /// levels, where a plain move may not go, and its length (inches). N4 Climbing Plus: a Move
-    /// goes up and down vertical surfaces as over level ground, the faces climbed counted in the
-    /// length (assumption `CLIMBING_PLUS_MEASURE`); Climb and Jump measure as N4 FAQ 1.3 has it.
+    /// levels, where a plain move may not go, and its length (inches). Up and down ladders and
+    /// stairs, measured along the surface (N4 General Movement Rules); N4 Climbing Plus: a Move
+    /// goes up and down vertical surfaces as over level ground, measured the same way (the
+    /// README's "Climbing Plus measure"); Climb and Jump measure as N4 FAQ 1.3 has it.
     fn move_measure(&self, skill: &skills::Skill, i: usize, from: Placement, route: &[TablePoint]) -> MoveMeasure {
         let t = &self.troopers[i];
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
@@ -2388,7 +2389,7 @@ impl Game {
         } else {
             let step = if climbing_plus { f64::INFINITY } else { vault };
             let (w, problems) = walk_problems_stepping(&body, route, &self.terrain, step);
-            let climbed = if assume::CLIMBING_PLUS_MEASURE { w.climbed_in(vault) } else { 0.0 };
+            let climbed = w.climbed_in(vault);
             (w.path, problems, climbed)
         };
         let end_level = levels.last().map_or(from.elevation, |q| q.level_in);
@@ -2450,8 +2451,10 @@ impl Game {
         let MoveMeasure { levels, problems, climbed, length, end_level } = self.move_measure(skill, i, from, route);
         let mut pts = vec![from.point()];
         pts.extend_from_slice(route);
+        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
         let climbed_text = if climbed > 0.0 {
-            format!(" ({}\" of it up and down walls, with Climbing Plus)", inches(climbed))
+            let what = if climbing_plus { "walls, with Climbing Plus" } else { "ladders" };
+            format!(" ({}\" of it up and down {what})", inches(climbed))
         } else {
             String::new()
         };

@@ -315,6 +315,10 @@ pub struct TerrainSetup {
     pub polygon: Vec<(f64, f64)>,
     /// Height, inches.
     pub height: f64,
+    /// Ladders or stairs up its sides: stretches of its outline, each two points on one edge,
+    /// inches (N4 General Movement Rules, "Ladders and Stairs").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ladders: Vec<[(f64, f64); 2]>,
 }
 
 /// What is wrong with a setup: where, and why.
@@ -366,7 +370,9 @@ impl Setup {
             .enumerate()
             .map(|(i, t)| {
                 let poly = t.polygon.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
+                let ladders = t.ladders.iter().map(|&[a, b]| [TablePoint::new(a.0, a.1), TablePoint::new(b.0, b.1)]);
                 Terrain::new(t.id.clone(), poly, t.height)
+                    .and_then(|piece| piece.with_ladders(ladders.collect()))
                     .map_err(|e| err(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
             })
             .collect()
