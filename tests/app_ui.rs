@@ -1252,3 +1252,106 @@ fn a_super_jump_may_be_declared_as_an_entire_order_in_the_panel() {
     assert!(declared.is_some_and(|d| d.skill == "jump" && d.entire_order), "the Entire Order Jump is saved");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Tracing the table's terrain in the app (outside a game): a 10" piece traced between a5-bike
+/// and b4-hacker blocks the LoF between them; a piece drawn over a trooper is refused naming it;
+/// a piece is taken away again; the table saved as a scene file reads back as the table in view.
+#[test]
+fn a_terrain_piece_is_traced_added_refused_over_a_trooper_removed_and_the_table_saved() {
+    use sightline::app::Command;
+    use sightline::geometry::{Lof, TablePoint};
+    let mut h = harness(CameraState::new(Err("no camera".into())));
+    h.run();
+    let lof = |h: &Harness<'_, SightlineApp>| {
+        let s = h.state().scene();
+        let (a, b) = (s.trooper_index("a5-bike").expect("a5"), s.trooper_index("b4-hacker").expect("b4"));
+        h.state().pairs().pairs().iter().find(|m| m.from == a && m.to == b).map(|m| m.lof.lof.clone()).expect("pair")
+    };
+    assert!(!matches!(lof(&h), Lof::Blocked { .. }), "{:?}", lof(&h));
+    let pieces = h.state().scene().terrain.len();
+    click_each(&mut h, &["Add terrain"]);
+    h.get_by_label("New terrain piece");
+    h.state_mut().terrain_draft_mut().expect("a piece being traced").height_in = 10.0;
+    for (x, y) in [(33.0, 16.0), (42.0, 16.0), (42.0, 17.0), (33.0, 17.0)] {
+        h.state_mut().command(Command::TerrainCorner(TablePoint::new(x, y)));
+    }
+    h.run();
+    h.get_by_label("4 corner(s), the last at (33.0, 17.0)");
+    click_each(&mut h, &["Add piece"]);
+    assert_eq!(h.state().scene().terrain.len(), pieces + 1);
+    assert!(h.query_by_label("New terrain piece").is_none(), "the window closes");
+    h.get_by_label("terrain \"t1\" added (10\" tall)");
+    h.get_by_label("t1  10\"");
+    let blocked = lof(&h);
+    assert!(
+        matches!(&blocked, Lof::Blocked { by } if by.contains(&sightline::geometry::Blocker::Terrain(pieces))),
+        "{blocked:?}"
+    );
+    // Over a1-fusilier (at (8, 6)): refused, naming it; the window stays open with the corners.
+    click_each(&mut h, &["Add terrain"]);
+    for (x, y) in [(7.0, 5.0), (9.0, 5.0), (9.0, 7.0), (7.0, 7.0)] {
+        h.state_mut().command(Command::TerrainCorner(TablePoint::new(x, y)));
+    }
+    click_each(&mut h, &["Add piece"]);
+    let refused = h.query_by_label_contains("(\"a1-fusilier\").elevation: the trooper stands inside terrain \"t2\"");
+    assert!(refused.is_some(), "the refusal names the trooper and the piece");
+    assert_eq!(h.state().scene().terrain.len(), pieces + 1);
+    click_each(&mut h, &["Cancel"]);
+    // Saved, the table reads back as it is in the app.
+    let dir = fresh_dir("save-table");
+    h.state_mut().command(Command::SaveTable(dir.clone()));
+    let saved = std::fs::read_to_string(dir.join("sightline-table-1.json")).expect("the table file");
+    let back = Scene::from_json(&saved).expect("a scene");
+    assert_eq!(back.to_json(), h.state().scene().to_json());
+    // A second save never writes over the first.
+    h.state_mut().command(Command::SaveTable(dir.clone()));
+    assert!(dir.join("sightline-table-2.json").exists());
+    // Taken away, the LoF is as before.
+    h.state_mut().command(Command::RemoveTerrain(pieces));
+    h.run();
+    assert_eq!(h.state().scene().terrain.len(), pieces);
+    assert!(!matches!(lof(&h), Lof::Blocked { .. }));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A terrain corner clicked on the (calibrated) demo picture is put at the piece's height: the
+/// top's corner where the picture shows it, not the table point under the same pixel.
+#[test]
+fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    use sightline::geometry::TablePoint;
+    use sightline::vision::ImagePoint;
+    let cam = DemoCamera::default_demo();
+    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
+        .map_err(|e| e.to_string());
+    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
+    let app = app(CameraState::new(capture)).with_calibration(calibration.clone(), "demo");
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    wait_for_frame(&mut h);
+    click_each(&mut h, &["Camera", "Add terrain"]);
+    h.state_mut().terrain_draft_mut().expect("tracing").height_in = 4.0;
+    h.run();
+    let corner = TablePoint::new(30.0, 12.0);
+    let (u, v) = cam.project([corner.x, corner.y, 4.0], (48.0, 48.0)).expect("in view");
+    let rect = h.state().picture_rect().expect("the picture is drawn");
+    let (w, _) = h.state().frame().map(|f| (f.image.width(), f.image.height())).expect("a frame");
+    let scale = rect.width() / w as f32;
+    let pos = rect.min + egui::vec2(u as f32 * scale, v as f32 * scale);
+    let button = |pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::default(),
+    };
+    h.event(egui::Event::PointerMoved(pos));
+    h.event(button(true));
+    h.run();
+    h.event(button(false));
+    h.run();
+    let got = h.state_mut().terrain_draft_mut().and_then(|d| d.corners.first().copied()).expect("a corner");
+    // (Within the screen's rounding of the pixel and the calibration's own error.)
+    assert!(got.dist(corner) < 0.15, "clicked the top's corner at {corner:?}, got {got:?}");
+    let on_table = calibration.table_from_image(ImagePoint::new(u, v));
+    assert!(on_table.dist(corner) > 1.0, "the table under that pixel is elsewhere: {on_table:?}");
+}

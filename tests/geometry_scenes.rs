@@ -625,3 +625,26 @@ fn a_roof_edge_just_inside_a_hanging_base_makes_the_lof_partial() {
     let lof = line_of_fire(&obstacles, &viewer, &target, &[0, 1]).lof;
     assert_eq!(lof, Lof::Partial { blocked_by: vec![sightline::geometry::Blocker::Terrain(0)] });
 }
+
+/// Every shipped scene written back as a scene file (`Scene::to_json`, what the app's "Save
+/// table" writes) reads again as the same scene: the same file, and the same measurements.
+#[test]
+fn every_shipped_scene_written_back_reads_as_the_same_scene() {
+    let dir = format!("{}/assets/scenes", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("scenes") {
+        let name = entry.expect("entry").file_name().to_string_lossy().to_string();
+        let s = scene(&name);
+        let written = s.to_json();
+        let back = Scene::from_json(&written.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back.to_json(), written, "{name}");
+        assert_eq!(back.all_pairs(), s.all_pairs(), "{name}");
+        let original: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{dir}/{name}")).expect("read")).expect("JSON");
+        let count = |v: &serde_json::Value, k: &str| v[k].as_array().map_or(0, Vec::len);
+        assert_eq!(count(&written, "terrain"), count(&original, "terrain"), "{name}");
+        assert_eq!(count(&written, "troopers"), count(&original, "troopers"), "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 8, "only {seen} scenes");
+}

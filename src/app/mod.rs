@@ -9,6 +9,7 @@ pub mod game_session;
 mod order_panel;
 mod plan;
 pub mod setup_editor;
+pub mod terrain_tool;
 
 use crate::geometry::{PairTable, Scene, Side, TablePoint, ZocVerdict, visibility_polygon};
 use anyhow::Context as _;
@@ -101,6 +102,21 @@ pub enum Command {
     NewGameWindow,
     /// Write this setup to a new game file at this path (never over an existing one), and play it.
     CreateGame(Box<crate::rules::Setup>, std::path::PathBuf),
+    /// Outside a game: start tracing a terrain piece.
+    StartTerrain,
+    /// A corner of the piece being traced (table inches).
+    TerrainCorner(crate::geometry::TablePoint),
+    /// Take the traced piece's last corner back.
+    UndoTerrainCorner,
+    /// Add the traced piece to the table (checked: its shape, its id, nobody standing inside it).
+    FinishTerrain,
+    /// Give up tracing the piece.
+    CancelTerrain,
+    /// Outside a game: take terrain piece `.0` off the table.
+    RemoveTerrain(usize),
+    /// Outside a game: write the table (its terrain and troopers) to a new scene file in this
+    /// directory.
+    SaveTable(std::path::PathBuf),
 }
 
 /// The widest the LoF column of the measures panel gets, screen points: longer lists of
@@ -141,6 +157,10 @@ pub struct SightlineApp {
     new_game: Option<setup_editor::SetupEditor>,
     /// On the demo table: its picture is drawn again from the table as it now stands.
     demo_table: Option<crate::camera::demo::DemoTable>,
+    /// Outside a game: the terrain piece being traced.
+    terrain_draft: Option<terrain_tool::TerrainDraft>,
+    /// What became of the last terrain change or table save.
+    table_note: Option<String>,
 }
 
 const PREFS_KEY: &str = "sightline.prefs";
@@ -181,6 +201,8 @@ impl SightlineApp {
             off_table: None,
             new_game: None,
             demo_table: None,
+            terrain_draft: None,
+            table_note: None,
         };
         app.run_command(Command::Select(Some(0)));
         app
@@ -202,6 +224,15 @@ impl SightlineApp {
     }
 
     /// The table changed: the demo picture follows it.
+    /// Outside a game: the table is now `scene` (terrain traced or taken away): everything
+    /// measured again.
+    fn set_table(&mut self, scene: Scene) {
+        self.scene = scene;
+        self.pairs = PairTable::new(&self.scene);
+        self.table_changed();
+        self.run_command(Command::Select(self.selected));
+    }
+
     fn table_changed(&self) {
         if let Some(t) = &self.demo_table {
             t.show(&self.scene);
@@ -434,6 +465,55 @@ impl SightlineApp {
                 self.new_game = Some(setup_editor::SetupEditor::new(from, setup_editor::fresh_game_path(&dir)));
             }
             Command::CreateGame(setup, path) => self.create_game(&setup, &path),
+            Command::StartTerrain => {
+                if self.game.is_none() {
+                    self.terrain_draft = Some(terrain_tool::TerrainDraft::new(&self.scene));
+                }
+            }
+            Command::TerrainCorner(p) => {
+                if let Some(d) = self.terrain_draft.as_mut() {
+                    d.corners.push(p);
+                    d.error = None;
+                }
+            }
+            Command::UndoTerrainCorner => {
+                if let Some(d) = self.terrain_draft.as_mut() {
+                    d.corners.pop();
+                    d.error = None;
+                }
+            }
+            Command::CancelTerrain => self.terrain_draft = None,
+            Command::FinishTerrain => {
+                let Some(d) = self.terrain_draft.as_mut() else { return };
+                match d.added_to(&self.scene) {
+                    Ok(scene) => {
+                        self.table_note = Some(format!("terrain \"{}\" added ({}\" tall)", d.id.trim(), d.height_in));
+                        self.terrain_draft = None;
+                        self.set_table(scene);
+                    }
+                    Err(e) => d.error = Some(e),
+                }
+            }
+            Command::RemoveTerrain(k) => {
+                if self.game.is_some() {
+                    return;
+                }
+                let id = self.scene.terrain.get(k).map(|t| t.id.clone()).unwrap_or_default();
+                match terrain_tool::removed_from(&self.scene, k) {
+                    Ok(scene) => {
+                        self.table_note = Some(format!("terrain \"{id}\" taken away"));
+                        self.set_table(scene);
+                    }
+                    Err(e) => self.table_note = Some(e),
+                }
+            }
+            Command::SaveTable(dir) => {
+                let path = terrain_tool::fresh_table_path(&dir);
+                self.table_note = Some(match terrain_tool::save(&self.scene, &path) {
+                    Ok(()) => format!("table saved to {} (open it with --scene)", path.display()),
+                    Err(e) => format!("table not saved: {e}"),
+                });
+            }
             Command::SelectOffTable(id) => {
                 self.run_command(Command::Select(None));
                 self.off_table = Some(id);
@@ -604,6 +684,9 @@ impl SightlineApp {
 
     /// What a click on the table does now.
     fn table_click(&self) -> order_panel::TableClick {
+        if self.terrain_draft.is_some() {
+            return order_panel::TableClick::TerrainCorner;
+        }
         self.game.as_ref().map_or(order_panel::TableClick::Select, |g| order_panel::table_click(g.game(), &self.draft))
     }
 
@@ -779,10 +862,27 @@ impl SightlineApp {
                 painter.circle_filled(p, 3.5, egui::Color32::WHITE);
             }
         }
+        if let Some(d) = &self.terrain_draft {
+            // The piece's top, at its height, where the picture shows it.
+            banner(
+                &painter,
+                &f,
+                &format!("Tracing \"{}\": click the corners of its top ({}\" up), in order", d.id, d.height_in),
+            );
+            let pts = view.path(&d.corners, d.height_in, d.corners.len() >= 3);
+            painter.add(egui::Shape::line(pts, egui::Stroke::new(2.0, plan::TERRAIN_DRAFT)));
+            for p in d.corners.iter().filter_map(|&p| view.screen_from_table(p, d.height_in)) {
+                painter.circle_filled(p, 3.5, plan::TERRAIN_DRAFT);
+            }
+        }
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            if self.table_click() == order_panel::TableClick::Deploy {
+            if let Some(d) = &self.terrain_draft {
+                if let Some(p) = view.table_from_screen(pos, d.height_in) {
+                    self.commands.push(Command::TerrainCorner(p));
+                }
+            } else if self.table_click() == order_panel::TableClick::Deploy {
                 if let Some((p, h)) = view.standing_point(&self.scene.terrain, pos) {
                     self.commands.push(Command::DeployAt(p, h));
                 }
@@ -865,6 +965,20 @@ impl SightlineApp {
                 }
             }
             ui.add_space(8.0);
+        }
+        if !self.scene.terrain.is_empty() {
+            ui.separator();
+            ui.label(egui::RichText::new("Terrain").strong());
+            for (k, t) in self.scene.terrain.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{}  {}\"", t.id, t.height_in));
+                    if self.game.is_none()
+                        && ui.small_button("remove").on_hover_text(format!("Take \"{}\" off the table", t.id)).clicked()
+                    {
+                        self.commands.push(Command::RemoveTerrain(k));
+                    }
+                });
+            }
         }
         ui.separator();
         ui.checkbox(&mut self.prefs.all_zoc, "ZoC of everyone");
@@ -1069,6 +1183,11 @@ impl SightlineApp {
         &self.draft
     }
 
+    /// The terrain piece being traced, if one is (its id and height are typed in its window).
+    pub fn terrain_draft_mut(&mut self) -> Option<&mut terrain_tool::TerrainDraft> {
+        self.terrain_draft.as_mut()
+    }
+
     /// The scene shown.
     pub fn scene(&self) -> &Scene {
         &self.scene
@@ -1125,6 +1244,22 @@ impl SightlineApp {
                 {
                     self.commands.push(Command::NewGameWindow);
                 }
+                let outside_game = self.game.is_none();
+                if ui
+                    .add_enabled(outside_game && self.terrain_draft.is_none(), egui::Button::new("Add terrain"))
+                    .on_hover_text("Trace a terrain piece: click the corners of its top on the picture or the plan")
+                    .on_disabled_hover_text("A game's terrain is its setup's: trace the table before New game…")
+                    .clicked()
+                {
+                    self.commands.push(Command::StartTerrain);
+                }
+                if ui
+                    .add_enabled(outside_game, egui::Button::new("Save table"))
+                    .on_hover_text("Write the table, its terrain and troopers, to a new scene file here (open it with --scene)")
+                    .clicked()
+                {
+                    self.commands.push(Command::SaveTable(std::env::current_dir().unwrap_or_default()));
+                }
             });
         });
         egui::Panel::bottom("status").show(ui, |ui| {
@@ -1140,6 +1275,10 @@ impl SightlineApp {
                     ui.colored_label(egui::Color32::from_rgb(240, 120, 90), e);
                 }
                 if let Some(m) = &self.calibrator.message {
+                    ui.separator();
+                    ui.label(m);
+                }
+                if let Some(m) = &self.table_note {
                     ui.separator();
                     ui.label(m);
                 }
@@ -1190,12 +1329,16 @@ impl SightlineApp {
                 zones: &self.deployment_zones(),
                 gaits: &(0..self.scene.troopers.len()).map(|i| self.gait(i)).collect::<Vec<_>>(),
                 close_combat: &self.close_combat_pairs(),
+                terrain_draft: self.terrain_draft.as_ref().map_or(&[][..], |d| &d.corners[..]),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);
             }
         });
         self.new_game_window(ui.ctx());
+        if let Some(d) = self.terrain_draft.as_mut() {
+            terrain_tool::draft_window(ui.ctx(), d, &mut self.commands);
+        }
         for c in std::mem::take(&mut self.commands) {
             self.run_command(c);
         }

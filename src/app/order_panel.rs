@@ -249,6 +249,8 @@ pub enum TableClick {
     Place,
     /// Deploys the selected trooper there (Deployment Phase, tagging on).
     Deploy,
+    /// A corner of the terrain piece being traced (outside a game).
+    TerrainCorner,
 }
 
 impl TableClick {
@@ -260,6 +262,7 @@ impl TableClick {
             TableClick::Route => Some(Command::RouteClick(p)),
             TableClick::Place => Some(Command::PlaceAt(p)),
             TableClick::Deploy => Some(Command::DeployAt(p, crate::geometry::surface_height(terrain, p))),
+            TableClick::TerrainCorner => Some(Command::TerrainCorner(p)),
         }
     }
 }

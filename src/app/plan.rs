@@ -20,6 +20,9 @@ pub fn side_colour(side: Side) -> Color32 {
     }
 }
 
+/// The colour of a terrain piece being traced, on the plan and the picture.
+pub const TERRAIN_DRAFT: Color32 = Color32::from_rgb(120, 230, 255);
+
 /// The colour of ladders and stairs on the plan.
 pub const LADDER: Color32 = Color32::from_rgb(235, 200, 90);
 
@@ -267,6 +270,8 @@ pub struct PlanView<'a> {
     /// Pairs of troopers (scene indices) in Close Combat (Engaged with each other): each is
     /// ringed in [`CLOSE_COMBAT`].
     pub close_combat: &'a [(usize, usize)],
+    /// The corners of a terrain piece being traced, inches (drawn in [`TERRAIN_DRAFT`]).
+    pub terrain_draft: &'a [TablePoint],
 }
 
 /// A polygon's outline, dashed (`dash` and `gap` long, screen points), closed back to its first point.
@@ -368,6 +373,20 @@ impl PlanView<'_> {
                     let c = sa + along * (k as f32 / rungs as f32);
                     painter.line_segment([c - across, c + across], Stroke::new(1.5, LADDER));
                 }
+            }
+        }
+
+        // The terrain piece being traced: its corners so far, closed once it has three.
+        if !self.terrain_draft.is_empty() {
+            let pts: Vec<Pos2> = self.terrain_draft.iter().map(|&p| f.screen_from_table(p)).collect();
+            let stroke = Stroke::new(2.0, TERRAIN_DRAFT);
+            if pts.len() >= 3 {
+                painter.add(Shape::closed_line(pts.clone(), stroke));
+            } else {
+                painter.add(Shape::line(pts.clone(), stroke));
+            }
+            for p in pts {
+                painter.circle_filled(p, 3.5, TERRAIN_DRAFT);
             }
         }
 

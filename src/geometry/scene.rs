@@ -349,6 +349,59 @@ impl Scene {
         Scene::new(self.table, troopers, self.terrain.clone())
     }
 
+    /// This scene with `terrain` in place of its own (a piece traced on the table, or taken
+    /// away), checked as [`Scene::new`] checks a scene: a piece may not stand where a trooper
+    /// does, below its top.
+    pub fn with_terrain(&self, terrain: Vec<Terrain>) -> Result<Scene, SceneError> {
+        Scene::new(self.table, self.troopers.clone(), terrain)
+    }
+
+    /// The scene as a scene file's JSON (what [`Scene::from_json`] reads, the input of
+    /// `sightline measure`): table, troopers (optional fields written only when not their
+    /// defaults) and terrain.
+    pub fn to_json(&self) -> serde_json::Value {
+        let pt = |p: TablePoint| serde_json::json!([p.x, p.y]);
+        let troopers: Vec<serde_json::Value> = self
+            .troopers
+            .iter()
+            .map(|t| {
+                let b = &t.body;
+                let mut v = serde_json::json!({"id": t.id, "side": t.side, "silhouette": b.silhouette.value(),
+                                               "x": b.centre.x, "y": b.centre.y, "facing": b.facing_deg});
+                if b.elevation_in != 0.0 {
+                    v["elevation"] = serde_json::json!(b.elevation_in);
+                }
+                if b.arc == Arc::All360 {
+                    v["arc"] = serde_json::json!(360);
+                }
+                if b.prone {
+                    v["prone"] = serde_json::json!(true);
+                }
+                if b.marker {
+                    v["marker"] = serde_json::json!(true);
+                }
+                if !t.route.is_empty() {
+                    v["route"] = t.route.iter().map(|&p| pt(p)).collect();
+                }
+                v
+            })
+            .collect();
+        let terrain: Vec<serde_json::Value> = self
+            .terrain
+            .iter()
+            .map(|t| {
+                let mut v = serde_json::json!({"id": t.id, "polygon": t.polygon.iter().map(|&p| pt(p)).collect::<Vec<_>>(),
+                                               "height": t.height_in});
+                if !t.ladders.is_empty() {
+                    v["ladders"] = t.ladders.iter().map(|&[a, b]| serde_json::json!([pt(a), pt(b)])).collect();
+                }
+                v
+            })
+            .collect();
+        serde_json::json!({"table": {"width": self.table.width, "depth": self.table.depth},
+                           "troopers": troopers, "terrain": terrain})
+    }
+
     /// Index of the trooper with id `id`.
     pub fn trooper_index(&self, id: &str) -> Option<usize> {
         self.troopers.iter().position(|t| t.id == id)
