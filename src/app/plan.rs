@@ -210,7 +210,8 @@ pub fn snap_to_contact(scene: &Scene, mover: usize, p: TablePoint) -> TablePoint
 
 /// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
 /// fits there and overlaps nothing `taken`, else just above, below, right or left of it (the
-/// first such place inside `bounds` that overlaps nothing), else centred.
+/// first such place inside `bounds` that overlaps nothing), else a line further up or down from
+/// those (labels of one place stacked rather than printed over each other), else centred.
 fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> Rect {
     let gap = 2.0;
     let centre = Rect::from_center_size(piece.center(), size);
@@ -222,8 +223,17 @@ fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> R
         pos2(piece.min.x - gap - size.x / 2.0, piece.center().y),
     ]
     .map(|c| Rect::from_center_size(c, size));
+    let line = size.y + gap;
+    let stacked = (1..=6).flat_map(|k| {
+        beside.into_iter().flat_map(move |r| [-1.0, 1.0].map(|d| r.translate(vec2(0.0, d * k as f32 * line))))
+    });
     let free = |r: &Rect| bounds.contains_rect(*r) && !taken.iter().any(|t| t.intersects(*r));
-    fits_inside.then_some(centre).filter(free).or_else(|| beside.into_iter().find(free)).unwrap_or(centre)
+    fits_inside
+        .then_some(centre)
+        .filter(free)
+        .or_else(|| beside.into_iter().find(free))
+        .or_else(|| stacked.into_iter().find(free))
+        .unwrap_or(centre)
 }
 
 /// Mapping between table inches and screen points.
@@ -561,5 +571,14 @@ mod tests {
         let edge = Rect::from_min_size(pos2(300.0, 0.0), vec2(8.0, 30.0));
         let at = place_label(size, edge, &[], bounds);
         assert!(at.min.y > edge.max.y, "{at:?}");
+        // Two labels for one small place (a route's two problems at its end): the second is
+        // stacked off the first, not printed over it.
+        let spot = Rect::from_center_size(pos2(250.0, 400.0), vec2(4.0, 4.0));
+        let mut taken = Vec::new();
+        for _ in 0..6 {
+            let at = place_label(size, spot, &taken, bounds);
+            assert!(!taken.iter().any(|t: &Rect| t.intersects(at)), "{at:?} over {taken:?}");
+            taken.push(at);
+        }
     }
 }
