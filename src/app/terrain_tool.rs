@@ -89,7 +89,9 @@ pub fn save(scene: &Scene, path: &Path) -> Result<(), String> {
 /// The window for the piece being traced: its id and height, its corners, and Add, Undo corner
 /// and Cancel.
 pub fn draft_window(ctx: &egui::Context, draft: &mut TerrainDraft, commands: &mut Vec<Command>) {
-    egui::Window::new("New terrain piece").collapsible(false).resizable(false).show(ctx, |ui| {
+    // Low on the left of the picture, clear of the trooper list and of the table's middle.
+    let window = egui::Window::new("New terrain piece").collapsible(false).resizable(false);
+    window.anchor(egui::Align2::LEFT_BOTTOM, [180.0, -50.0]).show(ctx, |ui| {
         ui.label("Click the corners of its top, in order, on the picture or the plan.");
         ui.horizontal(|ui| {
             let label = ui.label("id");
