@@ -1306,8 +1306,8 @@ fn a_terrain_piece_is_traced_added_refused_over_a_trooper_removed_and_the_table_
     // A second save never writes over the first.
     h.state_mut().command(Command::SaveTable(dir.clone()));
     assert!(dir.join("sightline-table-2.json").exists());
-    // Taken away, the LoF is as before.
-    h.state_mut().command(Command::RemoveTerrain(pieces));
+    // Taken away (its button in the terrain list), the LoF is as before.
+    h.query_all_by_label("take away").nth(pieces).expect("t1's button").click();
     h.run();
     assert_eq!(h.state().scene().terrain.len(), pieces);
     assert!(!matches!(lof(&h), Lof::Blocked { .. }));

@@ -973,7 +973,10 @@ impl SightlineApp {
                 ui.horizontal(|ui| {
                     ui.label(format!("{}  {}\"", t.id, t.height_in));
                     if self.game.is_none()
-                        && ui.small_button("remove").on_hover_text(format!("Take \"{}\" off the table", t.id)).clicked()
+                        && ui
+                            .small_button("take away")
+                            .on_hover_text(format!("Take \"{}\" off the table", t.id))
+                            .clicked()
                     {
                         self.commands.push(Command::RemoveTerrain(k));
                     }
