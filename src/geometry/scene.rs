@@ -224,10 +224,7 @@ impl Scene {
             .into_iter()
             .enumerate()
             .map(|(i, t)| {
-                let p = t.polygon.into_iter().map(|(x, y)| TablePoint::new(x, y)).collect();
-                let ladders = t.ladders.iter().map(|&[a, b]| [TablePoint::new(a.0, a.1), TablePoint::new(b.0, b.1)]);
-                Terrain::new(t.id.clone(), p, t.height)
-                    .and_then(|piece| piece.with_ladders(ladders.collect()))
+                Terrain::from_pairs(t.id.clone(), &t.polygon, t.height, &t.ladders)
                     .map_err(|e| bad(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;

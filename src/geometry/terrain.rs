@@ -75,6 +75,19 @@ impl Terrain {
         Ok(t)
     }
 
+    /// A piece as files write it: footprint corners and ladders' ends as `(x, y)` pairs, inches;
+    /// validated ([`Terrain::new`], [`Terrain::with_ladders`]).
+    pub fn from_pairs(
+        id: impl Into<String>,
+        polygon: &[(f64, f64)],
+        height_in: f64,
+        ladders: &[[(f64, f64); 2]],
+    ) -> Result<Self, TerrainError> {
+        let p = |(x, y): (f64, f64)| TablePoint::new(x, y);
+        Self::new(id, polygon.iter().copied().map(p).collect(), height_in)?
+            .with_ladders(ladders.iter().map(|&[a, b]| [p(a), p(b)]).collect())
+    }
+
     /// The piece with ladders or stairs up its sides at `ladders` (see [`Terrain::ladders`]),
     /// validated: each must lie along one edge of the footprint.
     pub fn with_ladders(mut self, ladders: Vec<[TablePoint; 2]>) -> Result<Self, TerrainError> {

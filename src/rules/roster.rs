@@ -369,10 +369,7 @@ impl Setup {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let poly = t.polygon.iter().map(|&(x, y)| TablePoint::new(x, y)).collect();
-                let ladders = t.ladders.iter().map(|&[a, b]| [TablePoint::new(a.0, a.1), TablePoint::new(b.0, b.1)]);
-                Terrain::new(t.id.clone(), poly, t.height)
-                    .and_then(|piece| piece.with_ladders(ladders.collect()))
+                Terrain::from_pairs(t.id.clone(), &t.polygon, t.height, &t.ladders)
                     .map_err(|e| err(format!("terrain[{i}] (\"{}\")", t.id), e.to_string()))
             })
             .collect()
