@@ -1355,3 +1355,28 @@ fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
     let on_table = calibration.table_from_image(ImagePoint::new(u, v));
     assert!(on_table.dist(corner) > 1.0, "the table under that pixel is elsewhere: {on_table:?}");
 }
+
+/// A ladder put up a traced piece in the app: its two ends clicked near one side are put on that
+/// side, the list says so, and "no ladders" takes it away.
+#[test]
+fn a_ladder_is_put_up_a_piece_from_two_clicks_along_its_side() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let mut h = harness(CameraState::new(Err("no camera".into())));
+    h.run();
+    let k = h.state().scene().terrain.iter().position(|t| t.id == "tower").expect("the demo's tower");
+    // The tower is x 20–28, y 20–28, 5" tall; its west side is x = 20.
+    h.query_all_by_label("ladder").nth(k).expect("the tower's ladder button").click();
+    h.run();
+    h.get_by_label("cancel ladder");
+    h.state_mut().command(Command::LadderEnd(TablePoint::new(19.8, 23.0)));
+    h.state_mut().command(Command::LadderEnd(TablePoint::new(20.3, 24.0)));
+    h.run();
+    let ladders = h.state().scene().terrain[k].ladders.clone();
+    assert_eq!(ladders, vec![[TablePoint::new(20.0, 23.0), TablePoint::new(20.0, 24.0)]]);
+    h.get_by_label("tower  5\" · 1 ladder");
+    h.get_by_label("a ladder put up \"tower\"");
+    h.query_all_by_label("no ladders").next().expect("the tower's no ladders button").click();
+    h.run();
+    assert!(h.state().scene().terrain[k].ladders.is_empty());
+}

@@ -114,6 +114,14 @@ pub enum Command {
     CancelTerrain,
     /// Outside a game: take terrain piece `.0` off the table.
     RemoveTerrain(usize),
+    /// Outside a game: put a ladder (or stairs) up terrain piece `.0`: its two ends are clicked next.
+    StartLadder(usize),
+    /// An end of that ladder, clicked (table inches); the second puts it on the piece.
+    LadderEnd(crate::geometry::TablePoint),
+    /// Give up putting the ladder on.
+    CancelLadder,
+    /// Outside a game: take terrain piece `.0`'s ladders away.
+    ClearLadders(usize),
     /// Outside a game: write the table (its terrain and troopers) to a new scene file in this
     /// directory.
     SaveTable(std::path::PathBuf),
@@ -159,6 +167,8 @@ pub struct SightlineApp {
     demo_table: Option<crate::camera::demo::DemoTable>,
     /// Outside a game: the terrain piece being traced.
     terrain_draft: Option<terrain_tool::TerrainDraft>,
+    /// Outside a game: the ladder being put on a piece.
+    ladder_draft: Option<terrain_tool::LadderDraft>,
     /// What became of the last terrain change or table save.
     table_note: Option<String>,
 }
@@ -202,6 +212,7 @@ impl SightlineApp {
             new_game: None,
             demo_table: None,
             terrain_draft: None,
+            ladder_draft: None,
             table_note: None,
         };
         app.run_command(Command::Select(Some(0)));
@@ -507,6 +518,38 @@ impl SightlineApp {
                     Err(e) => self.table_note = Some(e),
                 }
             }
+            Command::StartLadder(k) => {
+                if self.game.is_none() && k < self.scene.terrain.len() {
+                    self.terrain_draft = None;
+                    self.ladder_draft = Some(terrain_tool::LadderDraft { piece: k, ends: Vec::new() });
+                }
+            }
+            Command::LadderEnd(p) => {
+                let Some(d) = self.ladder_draft.as_mut() else { return };
+                d.ends.push(p);
+                if let [a, b] = d.ends[..] {
+                    let k = d.piece;
+                    self.ladder_draft = None;
+                    let id = self.scene.terrain.get(k).map(|t| t.id.clone()).unwrap_or_default();
+                    match terrain_tool::with_ladder(&self.scene, k, a, b) {
+                        Ok(scene) => {
+                            self.table_note = Some(format!("a ladder put up \"{id}\""));
+                            self.set_table(scene);
+                        }
+                        Err(e) => self.table_note = Some(format!("no ladder: {e}")),
+                    }
+                }
+            }
+            Command::CancelLadder => self.ladder_draft = None,
+            Command::ClearLadders(k) => {
+                if self.game.is_some() {
+                    return;
+                }
+                match terrain_tool::without_ladders(&self.scene, k) {
+                    Ok(scene) => self.set_table(scene),
+                    Err(e) => self.table_note = Some(e),
+                }
+            }
             Command::SaveTable(dir) => {
                 let path = terrain_tool::fresh_table_path(&dir);
                 self.table_note = Some(match terrain_tool::save(&self.scene, &path) {
@@ -687,6 +730,9 @@ impl SightlineApp {
         if self.terrain_draft.is_some() {
             return order_panel::TableClick::TerrainCorner;
         }
+        if self.ladder_draft.is_some() {
+            return order_panel::TableClick::LadderEnd;
+        }
         self.game.as_ref().map_or(order_panel::TableClick::Select, |g| order_panel::table_click(g.game(), &self.draft))
     }
 
@@ -779,6 +825,22 @@ impl SightlineApp {
         let corners = [(0.0, 0.0), (w, 0.0), (w, d), (0.0, d)].map(|(x, y)| crate::geometry::TablePoint::new(x, y));
         let corners = view.path(&corners, 0.0, true);
         painter.add(egui::Shape::closed_line(corners, egui::Stroke::new(1.5, egui::Color32::from_rgb(255, 230, 120))));
+        // Every terrain piece's top, thin, where the picture should show it: a traced piece that
+        // does not sit on its real one was traced wrong. Ladders in their colour.
+        for t in &self.scene.terrain {
+            let top = view.path(&t.polygon, t.height_in, true);
+            painter.add(egui::Shape::closed_line(top, egui::Stroke::new(1.0, egui::Color32::from_white_alpha(140))));
+            for &[a, b] in &t.ladders {
+                // Its two rails, up the side from the table to the top, and the top between them.
+                for rail in [view.segment((a, 0.0), (a, t.height_in)), view.segment((b, 0.0), (b, t.height_in))] {
+                    painter.add(egui::Shape::line(rail, egui::Stroke::new(2.0, plan::LADDER)));
+                }
+                painter.add(egui::Shape::line(
+                    view.segment((a, t.height_in), (b, t.height_in)),
+                    egui::Stroke::new(2.0, plan::LADDER),
+                ));
+            }
+        }
         // While the Models are deployed: the Deployment Zones' edges, on the table's surface.
         if self.game.as_ref().is_some_and(|g| g.game().deployment_open()) {
             for (side, zone) in self.deployment_zones() {
@@ -875,12 +937,25 @@ impl SightlineApp {
                 painter.circle_filled(p, 3.5, plan::TERRAIN_DRAFT);
             }
         }
+        let ladder_on = self.ladder_draft.as_ref().and_then(|d| self.scene.terrain.get(d.piece).map(|t| (d, t)));
+        if let Some((d, t)) = ladder_on {
+            let which = if d.ends.is_empty() { "one end" } else { "the other end" };
+            banner(&painter, &f, &format!("Ladder up \"{}\": click {which} of it along the piece's top edge", t.id));
+            for p in d.ends.iter().filter_map(|&p| view.screen_from_table(p, t.height_in)) {
+                painter.circle_filled(p, 4.0, plan::LADDER);
+            }
+        }
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
             if let Some(d) = &self.terrain_draft {
                 if let Some(p) = view.table_from_screen(pos, d.height_in) {
                     self.commands.push(Command::TerrainCorner(p));
+                }
+            } else if let Some((_, t)) = ladder_on {
+                // Where the ladder meets the piece's top, which the picture shows.
+                if let Some(p) = view.table_from_screen(pos, t.height_in) {
+                    self.commands.push(Command::LadderEnd(p));
                 }
             } else if self.table_click() == order_panel::TableClick::Deploy {
                 if let Some((p, h)) = view.standing_point(&self.scene.terrain, pos) {
@@ -970,15 +1045,41 @@ impl SightlineApp {
             ui.separator();
             ui.label(egui::RichText::new("Terrain").strong());
             for (k, t) in self.scene.terrain.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    ui.label(format!("{}  {}\"", t.id, t.height_in));
-                    if self.game.is_none()
-                        && ui
-                            .small_button("take away")
-                            .on_hover_text(format!("Take \"{}\" off the table", t.id))
-                            .clicked()
+                ui.horizontal_wrapped(|ui| {
+                    let ladders = match t.ladders.len() {
+                        0 => String::new(),
+                        1 => " · 1 ladder".to_string(),
+                        n => format!(" · {n} ladders"),
+                    };
+                    ui.label(format!("{}  {}\"{ladders}", t.id, t.height_in));
+                    if self.game.is_some() {
+                        return;
+                    }
+                    if ui.small_button("take away").on_hover_text(format!("Take \"{}\" off the table", t.id)).clicked()
                     {
                         self.commands.push(Command::RemoveTerrain(k));
+                    }
+                    if self.ladder_draft.as_ref().is_some_and(|d| d.piece == k) {
+                        if ui.small_button("cancel ladder").clicked() {
+                            self.commands.push(Command::CancelLadder);
+                        }
+                    } else if ui
+                        .small_button("ladder")
+                        .on_hover_text(format!(
+                            "Put a ladder or stairs up \"{}\": click its two ends along one side",
+                            t.id
+                        ))
+                        .clicked()
+                    {
+                        self.commands.push(Command::StartLadder(k));
+                    }
+                    if !t.ladders.is_empty()
+                        && ui
+                            .small_button("no ladders")
+                            .on_hover_text(format!("Take \"{}\"'s ladders away", t.id))
+                            .clicked()
+                    {
+                        self.commands.push(Command::ClearLadders(k));
                     }
                 });
             }

@@ -251,6 +251,8 @@ pub enum TableClick {
     Deploy,
     /// A corner of the terrain piece being traced (outside a game).
     TerrainCorner,
+    /// An end of the ladder being put on a terrain piece (outside a game).
+    LadderEnd,
 }
 
 impl TableClick {
@@ -263,6 +265,7 @@ impl TableClick {
             TableClick::Place => Some(Command::PlaceAt(p)),
             TableClick::Deploy => Some(Command::DeployAt(p, crate::geometry::surface_height(terrain, p))),
             TableClick::TerrainCorner => Some(Command::TerrainCorner(p)),
+            TableClick::LadderEnd => Some(Command::LadderEnd(p)),
         }
     }
 }

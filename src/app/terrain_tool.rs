@@ -52,6 +52,34 @@ impl TerrainDraft {
     }
 }
 
+/// A ladder (or stairs) being put on a terrain piece: its two ends clicked along one side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LadderDraft {
+    /// The piece (its index in the scene's terrain).
+    pub piece: usize,
+    /// The ends clicked so far, inches.
+    pub ends: Vec<TablePoint>,
+}
+
+/// `scene` with a ladder up terrain piece `k` between the places clicked `a` and `b`, put on the
+/// piece's side nearest to both ([`Terrain::ladder_between`]), or why not.
+pub fn with_ladder(scene: &Scene, k: usize, a: TablePoint, b: TablePoint) -> Result<Scene, String> {
+    let mut terrain = scene.terrain.clone();
+    let Some(piece) = terrain.get(k).cloned() else { return Err(format!("there is no terrain piece {k}")) };
+    let mut ladders = piece.ladders.clone();
+    ladders.push(piece.ladder_between(a, b));
+    terrain[k] = piece.with_ladders(ladders).map_err(|e| format!("\"{}\": {e}", terrain[k].id))?;
+    scene.with_terrain(terrain).map_err(|e| e.to_string())
+}
+
+/// `scene` with terrain piece `k`'s ladders taken away.
+pub fn without_ladders(scene: &Scene, k: usize) -> Result<Scene, String> {
+    let mut terrain = scene.terrain.clone();
+    let Some(piece) = terrain.get_mut(k) else { return Err(format!("there is no terrain piece {k}")) };
+    piece.ladders.clear();
+    scene.with_terrain(terrain).map_err(|e| e.to_string())
+}
+
 /// `scene` without terrain piece `k` (a piece traced by mistake).
 pub fn removed_from(scene: &Scene, k: usize) -> Result<Scene, String> {
     let mut terrain = scene.terrain.clone();

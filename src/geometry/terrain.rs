@@ -88,6 +88,24 @@ impl Terrain {
             .with_ladders(ladders.iter().map(|&[a, b]| [p(a), p(b)]).collect())
     }
 
+    /// A ladder up this piece between the places `a` and `b` (table inches, as clicked): both
+    /// put on the edge of the footprint nearest to them together, each at its closest point
+    /// there.
+    pub fn ladder_between(&self, a: TablePoint, b: TablePoint) -> [TablePoint; 2] {
+        let n = self.polygon.len();
+        let closest = |p: TablePoint, e0: TablePoint, e1: TablePoint| {
+            let d = e1.sub(e0);
+            let len2 = d.dot(d);
+            let t = if len2 > 0.0 { (p.sub(e0).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
+            e0.lerp(e1, t)
+        };
+        (0..n)
+            .map(|i| (self.polygon[i], self.polygon[(i + 1) % n]))
+            .map(|(e0, e1)| [closest(a, e0, e1), closest(b, e0, e1)])
+            .min_by(|x, y| (x[0].dist(a) + x[1].dist(b)).total_cmp(&(y[0].dist(a) + y[1].dist(b))))
+            .unwrap_or([a, b])
+    }
+
     /// The piece with ladders or stairs up its sides at `ladders` (see [`Terrain::ladders`]),
     /// validated: each must lie along one edge of the footprint.
     pub fn with_ladders(mut self, ladders: Vec<[TablePoint; 2]>) -> Result<Self, TerrainError> {
@@ -271,6 +289,17 @@ pub fn base_outside_area(polygon: &[TablePoint], centre: TablePoint, r: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ladder_between_two_clicks_goes_on_the_side_nearest_both() {
+        let piece = Terrain::rect("b", 10.0, 20.0, 16.0, 26.0, 3.0).expect("a piece");
+        // Either side of the west edge, near the corner at (10, 26): the west edge, not the north.
+        assert_eq!(piece.ladder_between(p(9.8, 24.5), p(10.3, 25.8)), [p(10.0, 24.5), p(10.0, 25.8)]);
+        // Past the corner along the north edge: clamped to it.
+        assert_eq!(piece.ladder_between(p(11.0, 26.2), p(9.0, 26.1)), [p(11.0, 26.0), p(10.0, 26.0)]);
+        let with = piece.clone().with_ladders(vec![piece.ladder_between(p(9.8, 24.5), p(10.3, 25.8))]);
+        assert!(with.is_ok(), "{with:?}");
+    }
 
     #[test]
     fn a_base_is_totally_inside_an_area_only_when_no_part_of_it_is_out() {
