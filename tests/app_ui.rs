@@ -933,6 +933,9 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
     let mut h =
         Harness::builder().with_size([1280.0, 900.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
     h.run();
+    // A piece half traced when the game starts is dropped: the game's terrain is its setup's.
+    click_each(&mut h, &["Add terrain"]);
+    h.state_mut().command(Command::TerrainCorner(TablePoint::new(1.0, 1.0)));
     h.get_by_label("New game…").click();
     h.run();
     let terrain = h.state().scene().terrain.len();
@@ -997,6 +1000,8 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
     retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
     h.get_by_label("Create and play").click();
     h.run();
+    assert!(h.query_by_label("New terrain piece").is_none(), "tracing stops with the game");
+    assert!(disabled(&h, "Add terrain"));
     // The game file holds the setup as built: the table in view, its calibration, the zones.
     let file = sightline::store::load(&game).expect("the new game file");
     assert_eq!(file.setup, saved, "the loaded setup, unchanged by the trooper added before Load");

@@ -267,6 +267,9 @@ impl SightlineApp {
         self.table_changed();
         self.draft = Default::default();
         self.off_table = None;
+        // A game's terrain is its setup's: tracing stops.
+        self.terrain_draft = None;
+        self.ladder_draft = None;
         let first_off_table = opened.session.game().troopers().iter().find(|t| !t.on_table()).map(|t| t.id.clone());
         self.game = Some(opened.session);
         match (self.scene.troopers.is_empty(), first_off_table) {
