@@ -1334,13 +1334,24 @@ fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
     let mut h =
         Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
     wait_for_frame(&mut h);
-    click_each(&mut h, &["Camera", "Add terrain"]);
+    // (Snapping off: nothing on the table shows where this new piece's corner will be.)
+    click_each(&mut h, &["Camera", "snap to corners", "Add terrain"]);
     h.state_mut().terrain_draft_mut().expect("tracing").height_in = 4.0;
     h.run();
     let corner = TablePoint::new(30.0, 12.0);
     let (u, v) = cam.project([corner.x, corner.y, 4.0], (48.0, 48.0)).expect("in view");
+    click_picture(&mut h, (u, v));
+    let got = h.state_mut().terrain_draft_mut().and_then(|d| d.corners.first().copied()).expect("a corner");
+    // (Within the screen's rounding of the pixel and the calibration's own error.)
+    assert!(got.dist(corner) < 0.15, "clicked the top's corner at {corner:?}, got {got:?}");
+    let on_table = calibration.table_from_image(ImagePoint::new(u, v));
+    assert!(on_table.dist(corner) > 1.0, "the table under that pixel is elsewhere: {on_table:?}");
+}
+
+/// Click the picture at image point `(u, v)` (pixels), as a player's pointer does.
+fn click_picture(h: &mut Harness<'_, SightlineApp>, (u, v): (f64, f64)) {
     let rect = h.state().picture_rect().expect("the picture is drawn");
-    let (w, _) = h.state().frame().map(|f| (f.image.width(), f.image.height())).expect("a frame");
+    let w = h.state().frame().map(|f| f.image.width()).expect("a frame");
     let scale = rect.width() / w as f32;
     let pos = rect.min + egui::vec2(u as f32 * scale, v as f32 * scale);
     let button = |pressed| egui::Event::PointerButton {
@@ -1354,11 +1365,38 @@ fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
     h.run();
     h.event(button(false));
     h.run();
+}
+
+/// Tracing over a real piece, a corner clicked a few pixels off its top's corner on the picture
+/// is snapped to it (as table corners are): the demo tower's top corner (20, 20), 5" up.
+#[test]
+fn a_terrain_corner_clicked_a_few_pixels_off_a_real_corner_is_snapped_to_it() {
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    use sightline::geometry::TablePoint;
+    let cam = DemoCamera::default_demo();
+    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
+        .map_err(|e| e.to_string());
+    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
+    let app = app(CameraState::new(capture)).with_calibration(calibration, "demo");
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    wait_for_frame(&mut h);
+    click_each(&mut h, &["Camera", "Add terrain"]);
+    h.state_mut().terrain_draft_mut().expect("tracing").height_in = 5.0;
+    h.run();
+    let corner = TablePoint::new(20.0, 20.0);
+    let (u, v) = cam.project([corner.x, corner.y, 5.0], (48.0, 48.0)).expect("in view");
+    click_picture(&mut h, (u + 3.0, v - 3.0));
     let got = h.state_mut().terrain_draft_mut().and_then(|d| d.corners.first().copied()).expect("a corner");
-    // (Within the screen's rounding of the pixel and the calibration's own error.)
-    assert!(got.dist(corner) < 0.15, "clicked the top's corner at {corner:?}, got {got:?}");
-    let on_table = calibration.table_from_image(ImagePoint::new(u, v));
-    assert!(on_table.dist(corner) > 1.0, "the table under that pixel is elsewhere: {on_table:?}");
+    assert!(got.dist(corner) < 0.2, "snapped to the tower's corner {corner:?}: got {got:?}");
+    // Off by the 3 px, unsnapped, it would be this far away.
+    let off = sightline::app::camera_view::table_from_image_at(
+        h.state().calibration().expect("calibrated"),
+        sightline::vision::ImagePoint::new(u + 3.0, v - 3.0),
+        5.0,
+    )
+    .expect("in view");
+    assert!(off.dist(corner) > got.dist(corner) + 0.1, "unsnapped {off:?}, snapped {got:?}");
 }
 
 /// A ladder put up a traced piece in the app: its two ends clicked near one side are put on that

@@ -143,11 +143,7 @@ impl TableOnPicture<'_> {
     /// The point at `z_in` inches above the table under screen position `s`, table inches.
     pub fn table_from_screen(&self, s: Pos2, z_in: f64) -> Option<crate::geometry::TablePoint> {
         let (x, y) = self.frame.image_from_screen(s);
-        let q = crate::vision::ImagePoint::new(x, y);
-        match self.cal.pose() {
-            Some(pose) => pose.table_from_image_at(q, z_in),
-            None => Some(self.cal.table_from_image(q)),
-        }
+        table_from_image_at(self.cal, crate::vision::ImagePoint::new(x, y), z_in)
     }
 
     /// The straight segment from table point `a` at `za` inches up to `b` at `zb`, as a screen
@@ -218,6 +214,20 @@ impl TableOnPicture<'_> {
     /// inches of its edge), each base looked for at its own height; the nearest if several.
     pub fn trooper_at(&self, scene: &crate::geometry::Scene, s: Pos2, tolerance_in: f64) -> Option<usize> {
         super::nearest_base(scene, tolerance_in, |t| self.table_from_screen(s, t.body.elevation_in))
+    }
+}
+
+/// The point at `z_in` inches above the table that image point `q` (pixels) shows, through
+/// calibration `cal`'s camera (without one, the table point under it), table inches; `None` when
+/// no such point is in front of the camera.
+pub fn table_from_image_at(
+    cal: &crate::vision::Calibration,
+    q: crate::vision::ImagePoint,
+    z_in: f64,
+) -> Option<crate::geometry::TablePoint> {
+    match cal.pose() {
+        Some(pose) => pose.table_from_image_at(q, z_in),
+        None => Some(cal.table_from_image(q)),
     }
 }
 

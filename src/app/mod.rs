@@ -106,6 +106,9 @@ pub enum Command {
     StartTerrain,
     /// A corner of the piece being traced (table inches).
     TerrainCorner(crate::geometry::TablePoint),
+    /// A corner of the piece being traced clicked on the picture (image pixels): snapped to the
+    /// corner the picture shows there when snapping is on, and put at the piece's height.
+    TerrainPictureClick(crate::vision::ImagePoint),
     /// Take the traced piece's last corner back.
     UndoTerrainCorner,
     /// Add the traced piece to the table (checked: its shape, its id, nobody standing inside it).
@@ -488,6 +491,22 @@ impl SightlineApp {
                 if let Some(d) = self.terrain_draft.as_mut() {
                     d.corners.push(p);
                     d.error = None;
+                }
+            }
+            Command::TerrainPictureClick(p) => {
+                let (Some(d), Some(cal)) = (self.terrain_draft.as_ref(), self.calibrator.calibration.as_ref()) else {
+                    return;
+                };
+                // Snapped as a table corner is, on the picture as it is now.
+                let q = match self.camera.frame.as_ref().filter(|_| self.prefs.snap) {
+                    Some(frame) => {
+                        let gray = image::imageops::grayscale(frame.image.as_ref());
+                        crate::vision::snap_corner(&gray, p, camera_view::SNAP_RADIUS_PX).unwrap_or(p)
+                    }
+                    None => p,
+                };
+                if let Some(t) = camera_view::table_from_image_at(cal, q, d.height_in) {
+                    self.run_command(Command::TerrainCorner(t));
                 }
             }
             Command::UndoTerrainCorner => {
@@ -939,6 +958,10 @@ impl SightlineApp {
             for p in d.corners.iter().filter_map(|&p| view.screen_from_table(p, d.height_in)) {
                 painter.circle_filled(p, 3.5, plan::TERRAIN_DRAFT);
             }
+            // (With the magnifier, as a table corner is clicked.)
+            if let Some(p) = self.pick(ui, &response, &f) {
+                self.commands.push(Command::TerrainPictureClick(p));
+            }
         }
         let ladder_on = self.ladder_draft.as_ref().and_then(|d| self.scene.terrain.get(d.piece).map(|t| (d, t)));
         if let Some((d, t)) = ladder_on {
@@ -951,10 +974,8 @@ impl SightlineApp {
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            if let Some(d) = &self.terrain_draft {
-                if let Some(p) = view.table_from_screen(pos, d.height_in) {
-                    self.commands.push(Command::TerrainCorner(p));
-                }
+            if self.terrain_draft.is_some() {
+                // (Taken above, from the picture's pixels.)
             } else if let Some((_, t)) = ladder_on {
                 // Where the ladder meets the piece's top, which the picture shows.
                 if let Some(p) = view.table_from_screen(pos, t.height_in) {
