@@ -1423,3 +1423,32 @@ fn a_ladder_is_put_up_a_piece_from_two_clicks_along_its_side() {
     h.run();
     assert!(h.state().scene().terrain[k].ladders.is_empty());
 }
+
+/// A mission's Deployment Zones typed corner by corner in the New game window (a corner zone for
+/// A): the game file's setup holds them; a corner that is not x,y is named and the game is not made.
+#[test]
+fn deployment_zones_typed_by_their_corners_go_into_the_new_game() {
+    use egui::accesskit::Role;
+    let dir = fresh_dir("typed-zones");
+    let game = dir.join("zones.jsonl");
+    let mut h = harness(CameraState::new(Err("no camera".into())));
+    h.run();
+    click_each(&mut h, &["New game…"]);
+    h.get_by_role_and_label(Role::ComboBox, "Deployment Zones").click();
+    h.run();
+    click_each(&mut h, &["each by its corners"]);
+    retype(&mut h, "A's corners", "0,0 16,0 0,16");
+    retype(&mut h, "B's corners", "48,48 x");
+    let said = h.query_all_by_label_contains("deployment zones: B's corner 2 (\"x\") is not x,y in inches");
+    assert!(said.count() >= 1, "the bad corner is named");
+    assert!(disabled(&h, "Create and play"));
+    retype(&mut h, "B's corners", "48, 48 32, 48 48, 32");
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    assert!(!disabled(&h, "Create and play"));
+    click_each(&mut h, &["Create and play"]);
+    let file = sightline::store::load(&game).expect("the new game file");
+    let zones = file.setup.deployment_zones.expect("zones");
+    assert_eq!(zones.a, vec![(0.0, 0.0), (16.0, 0.0), (0.0, 16.0)]);
+    assert_eq!(zones.b, vec![(48.0, 48.0), (32.0, 48.0), (48.0, 32.0)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

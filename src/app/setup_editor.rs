@@ -34,6 +34,36 @@ pub enum Zones {
     },
     /// As the loaded setup file gives them (any polygons).
     AsLoaded,
+    /// Each player's zone by its corners, typed as the mission's map gives them (any polygon:
+    /// corners, diagonals, an L).
+    Typed,
+}
+
+/// Corners typed for a zone — `x,y` pairs in inches, separated by spaces (`0,0 48,0 48,12 0,12`;
+/// `0, 0` too)
+/// — read, or why they cannot be, naming the corner: at least three, each two finite numbers.
+pub fn parse_corners(text: &str) -> Result<Vec<(f64, f64)>, String> {
+    // ("1.5, 2" is one corner: spaces beside a comma do not part x from y.)
+    let text = text.split(',').map(str::trim).collect::<Vec<_>>().join(",");
+    let corners = text
+        .split_whitespace()
+        .enumerate()
+        .map(|(k, c)| {
+            let bad = || format!("corner {} (\"{c}\") is not x,y in inches", k + 1);
+            let (x, y) = c.split_once(',').ok_or_else(bad)?;
+            let (x, y) = (x.trim().parse::<f64>().map_err(|_| bad())?, y.trim().parse::<f64>().map_err(|_| bad())?);
+            if x.is_finite() && y.is_finite() { Ok((x, y)) } else { Err(bad()) }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if corners.len() < 3 {
+        return Err(format!("{} corner(s): a zone needs at least 3", corners.len()));
+    }
+    Ok(corners)
+}
+
+/// Corners as [`parse_corners`] reads them.
+fn corners_text(corners: &[(f64, f64)]) -> String {
+    corners.iter().map(|(x, y)| format!("{x},{y}")).collect::<Vec<_>>().join(" ")
 }
 
 /// Which pair of opposite edges the zones lie along.
@@ -51,10 +81,17 @@ impl Zones {
         self,
         (width, depth): (f64, f64),
         loaded: &Option<ZonePolygons>,
+        typed: &BySide<String>,
     ) -> Result<Option<ZonePolygons>, String> {
         match self {
             Zones::None => Ok(None),
             Zones::AsLoaded => Ok(loaded.clone()),
+            Zones::Typed => {
+                let read = |side: Side| {
+                    parse_corners(typed.get(side)).map_err(|e| format!("deployment zones: {}'s {e}", side_name(side)))
+                };
+                Ok(Some(BySide { a: read(Side::A)?, b: read(Side::B)? }))
+            }
             Zones::Strips { across, depth: d, a_at_zero } => {
                 let span = match across {
                     Edges::BottomTop => depth,
@@ -85,6 +122,8 @@ pub struct SetupEditor {
     pub setup: Setup,
     /// The Deployment Zones.
     pub zones: Zones,
+    /// Each player's zone corners as typed ([`Zones::Typed`]).
+    pub zone_corners: BySide<String>,
     /// The setup file to load or save.
     pub setup_path: String,
     /// The game file to create.
@@ -266,9 +305,15 @@ impl SetupEditor {
                 (setup, Zones::None)
             }
         };
+        // Typed corners start from the zones given, or the usual 12" strips on a 48" table.
+        let zone_corners = match &setup.deployment_zones {
+            Some(z) => BySide { a: corners_text(&z.a), b: corners_text(&z.b) },
+            None => BySide { a: "0,0 48,0 48,12 0,12".into(), b: "0,36 48,36 48,48 0,48".into() },
+        };
         Self {
             setup,
             zones,
+            zone_corners,
             setup_path: "setup.json".into(),
             game_path: game_path.display().to_string(),
             own_file: None,
@@ -283,7 +328,8 @@ impl SetupEditor {
         s.table = table.scene.table;
         s.terrain = table.terrain();
         s.calibration = table.calibration.clone();
-        s.deployment_zones = self.zones.polygons((s.table.width, s.table.depth), &self.setup.deployment_zones)?;
+        s.deployment_zones =
+            self.zones.polygons((s.table.width, s.table.depth), &self.setup.deployment_zones, &self.zone_corners)?;
         Ok(s)
     }
 
@@ -307,6 +353,9 @@ impl SetupEditor {
             said.push_str(" (its table and terrain are not used: the game is played on the table in view)");
         }
         self.zones = if setup.deployment_zones.is_some() { Zones::AsLoaded } else { Zones::None };
+        if let Some(z) = &setup.deployment_zones {
+            self.zone_corners = BySide { a: corners_text(&z.a), b: corners_text(&z.b) };
+        }
         self.setup = setup;
         self.own_file = Some(path);
         Ok(said)
@@ -415,6 +464,7 @@ impl SetupEditor {
                 Zones::None => "none (not checked)",
                 Zones::Strips { .. } => "a strip along two opposite edges",
                 Zones::AsLoaded => "as the setup file gives them",
+                Zones::Typed => "each by its corners",
             };
             let strips = match self.zones {
                 Zones::Strips { .. } => self.zones,
@@ -425,6 +475,7 @@ impl SetupEditor {
                 .show_ui(ui, |ui| {
                     ui.selectable_value(&mut self.zones, Zones::None, "none (not checked)");
                     ui.selectable_value(&mut self.zones, strips, "a strip along two opposite edges");
+                    ui.selectable_value(&mut self.zones, Zones::Typed, "each by its corners");
                     if self.setup.deployment_zones.is_some() {
                         ui.selectable_value(&mut self.zones, Zones::AsLoaded, "as the setup file gives them");
                     }
@@ -455,7 +506,18 @@ impl SetupEditor {
                 ui.checkbox(a_at_zero, near);
             }
         });
-        if let Err(e) = self.zones.polygons((table.scene.table.width, table.scene.table.depth), &None) {
+        if self.zones == Zones::Typed {
+            for side in [Side::A, Side::B] {
+                ui.horizontal(|ui| {
+                    let label = ui.label(format!("{}'s corners", side_name(side)));
+                    ui.add(egui::TextEdit::singleline(self.zone_corners.get_mut(side)).desired_width(260.0))
+                        .labelled_by(label.id)
+                        .on_hover_text("x,y in inches, in order round the zone, separated by spaces (as the mission's map gives them)");
+                });
+            }
+        }
+        let table_size = (table.scene.table.width, table.scene.table.depth);
+        if let Err(e) = self.zones.polygons(table_size, &None, &self.zone_corners) {
             ui.colored_label(super::plan::BLOCKED_ROUTE, e);
         }
     }
@@ -730,21 +792,54 @@ fn trooper_row(
 mod tests {
     use super::*;
 
+    fn no_corners() -> BySide<String> {
+        BySide { a: String::new(), b: String::new() }
+    }
+
+    #[test]
+    fn typed_zones_are_read_corner_by_corner_and_a_bad_corner_is_named() {
+        assert_eq!(parse_corners("0,0 48,0  30,20"), Ok(vec![(0.0, 0.0), (48.0, 0.0), (30.0, 20.0)]));
+        assert_eq!(parse_corners(" 1.5, 2  3,4 5,-6 "), Ok(vec![(1.5, 2.0), (3.0, 4.0), (5.0, -6.0)]));
+        assert_eq!(parse_corners("0,0 48;0 30,20"), Err("corner 2 (\"48;0\") is not x,y in inches".into()));
+        assert_eq!(parse_corners("0,0 nan,1 2,2"), Err("corner 2 (\"nan,1\") is not x,y in inches".into()));
+        assert_eq!(parse_corners("0,0 1,1"), Err("2 corner(s): a zone needs at least 3".into()));
+        // A corner zone for A, an L for B, as typed: read into the setup's polygons.
+        let typed = BySide { a: "0,0 16,0 0,16".into(), b: "48,48 32,48 32,40 40,40 40,32 48,32".into() };
+        let z = Zones::Typed.polygons((48.0, 48.0), &None, &typed).expect("read").expect("zones");
+        assert_eq!(z.a, vec![(0.0, 0.0), (16.0, 0.0), (0.0, 16.0)]);
+        assert_eq!(z.b.len(), 6);
+        let bad = BySide { a: "0,0 16,0 0,16".into(), b: "48,48 x".into() };
+        let e = Zones::Typed.polygons((48.0, 48.0), &None, &bad).expect_err("B's corner 2");
+        assert!(e.contains("B's corner 2 (\"x\")"), "{e}");
+        // The strips' corners, as the editor prefills them, read back as the strips.
+        let strips = Zones::Strips { across: Edges::BottomTop, depth: 12.0, a_at_zero: true };
+        let strips = strips.polygons((48.0, 48.0), &None, &no_corners()).expect("fits").expect("zones");
+        let typed = BySide { a: corners_text(&strips.a), b: corners_text(&strips.b) };
+        assert_eq!(Zones::Typed.polygons((48.0, 48.0), &None, &typed), Ok(Some(strips)));
+    }
+
     #[test]
     fn strip_zones_lie_along_the_chosen_edges_and_must_fit_the_table() {
         let strips = |across, depth, a_at_zero| Zones::Strips { across, depth, a_at_zero };
-        let z = strips(Edges::BottomTop, 12.0, true).polygons((48.0, 36.0), &None).expect("fits").expect("zones");
+        let z = strips(Edges::BottomTop, 12.0, true)
+            .polygons((48.0, 36.0), &None, &no_corners())
+            .expect("fits")
+            .expect("zones");
         assert_eq!(z.a, vec![(0.0, 0.0), (48.0, 0.0), (48.0, 12.0), (0.0, 12.0)]);
         assert_eq!(z.b, vec![(0.0, 24.0), (48.0, 24.0), (48.0, 36.0), (0.0, 36.0)]);
-        let z = strips(Edges::LeftRight, 8.0, false).polygons((48.0, 36.0), &None).expect("fits").expect("zones");
+        let z = strips(Edges::LeftRight, 8.0, false)
+            .polygons((48.0, 36.0), &None, &no_corners())
+            .expect("fits")
+            .expect("zones");
         assert_eq!(z.a, vec![(40.0, 0.0), (48.0, 0.0), (48.0, 36.0), (40.0, 36.0)], "A at the far (x = 48) edge");
         assert_eq!(z.b, vec![(0.0, 0.0), (8.0, 0.0), (8.0, 36.0), (0.0, 36.0)]);
         // Half the table each at most: 18" on a 36" depth fits, 18.5" does not; nor does 0.
-        assert!(strips(Edges::BottomTop, 18.0, true).polygons((48.0, 36.0), &None).is_ok());
-        let e = strips(Edges::BottomTop, 18.5, true).polygons((48.0, 36.0), &None).expect_err("too deep");
+        assert!(strips(Edges::BottomTop, 18.0, true).polygons((48.0, 36.0), &None, &no_corners()).is_ok());
+        let e =
+            strips(Edges::BottomTop, 18.5, true).polygons((48.0, 36.0), &None, &no_corners()).expect_err("too deep");
         assert!(e.contains("18.5\" deep strips do not fit a table 36\" across"), "{e}");
-        assert!(strips(Edges::LeftRight, 0.0, true).polygons((48.0, 36.0), &None).is_err());
-        assert_eq!(Zones::None.polygons((48.0, 36.0), &None), Ok(None));
+        assert!(strips(Edges::LeftRight, 0.0, true).polygons((48.0, 36.0), &None, &no_corners()).is_err());
+        assert_eq!(Zones::None.polygons((48.0, 36.0), &None, &no_corners()), Ok(None));
     }
 
     #[test]
