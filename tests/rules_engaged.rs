@@ -118,3 +118,21 @@ fn contact_is_bases_within_the_tagging_tolerance_and_never_set_by_hand() {
     );
     assert!(r.reason.contains("worked out from Silhouette contact"), "{}", r.reason);
 }
+
+/// N4 Engaged State: "Template Weapons placed on a group of Troopers in Engaged state will always
+/// affect all participating Troopers, even if the placement of the Template would only affect one
+/// of them". A Template that covers only a1, Engaged with b1, hits b1 too: b1 may react to it.
+#[test]
+fn a_template_on_one_trooper_of_a_close_combat_hits_everyone_in_it() {
+    let g = start_orders(&game(field((10.0 + TOUCH, 10.0), json!({}))));
+    assert!(engaged(&g, "a1") && engaged(&g, "b1"));
+    let g = activate(&g, "a2");
+    let g = ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b2"], "template_hits": ["a1"]}));
+    let hits = g.order().map(|o| o.skills[0].template_hits.clone()).unwrap_or_default();
+    assert_eq!(hits, vec!["a1", "b1"]);
+    assert!(reasons(&g, "b1").contains(&"template".to_string()), "{:?}", reasons(&g, "b1"));
+    // A Template on b2, in no Close Combat, hits b2 alone.
+    let g = activate(&start_orders(&game(field((10.0 + TOUCH, 10.0), json!({})))), "a2");
+    let g = ok(&g, json!({"type": "declare", "skill": "bs_attack", "targets": ["b2"], "template_hits": ["b2"]}));
+    assert_eq!(g.order().map(|o| o.skills[0].template_hits.clone()).unwrap_or_default(), vec!["b2"]);
+}

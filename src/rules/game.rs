@@ -1325,6 +1325,27 @@ impl Game {
             .collect()
     }
 
+    /// Everyone taking part in trooper `i`'s Close Combat: the troopers Engaged with it, those
+    /// Engaged with them, and so on (a chain of bases in contact is one Close Combat); empty when
+    /// it is not Engaged. Indices, in order.
+    fn close_combat_group(&self, i: usize) -> Vec<usize> {
+        let mut group = vec![i];
+        let mut k = 0;
+        while k < group.len() {
+            for j in self.close_combat(group[k]) {
+                if !group.contains(&j) {
+                    group.push(j);
+                }
+            }
+            k += 1;
+        }
+        if group.len() == 1 {
+            group.clear();
+        }
+        group.sort_unstable();
+        group
+    }
+
     /// The ids of the enemies trooper `id` is in Close Combat with, in Silhouette contact (N4
     /// Engaged State); empty when it is not Engaged.
     pub fn close_combat_of(&self, id: &str) -> Vec<String> {
@@ -2323,13 +2344,25 @@ impl Game {
         }
         // Targets: LoF is checked when the skill is declared (seed 000 FAQ).
         let mut all_skills = order.skills.clone();
-        all_skills.push(d.clone());
         for target in d.targets.iter().chain(&d.template_hits) {
             let ti = self.index(target)?;
             if !self.troopers[ti].on_table() {
                 return reject(Rule::BadInput, format!("{target} is not on the table"));
             }
         }
+        // N4 Engaged State: "Template Weapons placed on a group of Troopers in Engaged state will
+        // always affect all participating Troopers, even if the placement of the Template would
+        // only affect one of them" — every trooper of a Close Combat a Template touches is hit.
+        let mut recorded = d.clone();
+        for h in &d.template_hits {
+            for k in self.close_combat_group(self.index(h)?) {
+                let id = &self.troopers[k].id;
+                if !recorded.template_hits.contains(id) {
+                    recorded.template_hits.push(id.clone());
+                }
+            }
+        }
+        all_skills.push(recorded);
         for target in &d.targets {
             let ti = self.index(target)?;
             let t = &self.troopers[ti];
