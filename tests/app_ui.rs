@@ -1277,10 +1277,13 @@ fn a_terrain_piece_is_traced_added_refused_over_a_trooper_removed_and_the_table_
     click_each(&mut h, &["Add terrain"]);
     h.get_by_label("New terrain piece");
     h.state_mut().terrain_draft_mut().expect("a piece being traced").height_in = 10.0;
-    for (x, y) in [(33.0, 16.0), (42.0, 16.0), (42.0, 17.0), (33.0, 17.0)] {
+    for (x, y) in [(33.0, 16.0), (42.0, 16.0), (42.0, 17.0)] {
         h.state_mut().command(Command::TerrainCorner(TablePoint::new(x, y)));
     }
+    // The last corner typed, as measured on the real table.
+    h.state_mut().terrain_draft_mut().expect("tracing").typed = (33.0, 17.0);
     h.run();
+    click_each(&mut h, &["Add corner"]);
     h.get_by_label("4 corner(s), the last at (33.0, 17.0)");
     click_each(&mut h, &["Add piece"]);
     assert_eq!(h.state().scene().terrain.len(), pieces + 1);

@@ -24,6 +24,8 @@ pub struct TerrainDraft {
     pub corners: Vec<TablePoint>,
     /// Why the last attempt to add it was refused.
     pub error: Option<String>,
+    /// A corner typed in, inches (measured on the real table with a tape).
+    pub typed: (f64, f64),
 }
 
 impl TerrainDraft {
@@ -31,7 +33,7 @@ impl TerrainDraft {
     pub fn new(scene: &Scene) -> Self {
         let taken = |id: &str| scene.terrain.iter().any(|t| t.id == id) || scene.trooper_index(id).is_some();
         let id = (1..).map(|n| format!("t{n}")).find(|id| !taken(id)).unwrap_or_default();
-        Self { id, height_in: DEFAULT_HEIGHT_IN, corners: Vec::new(), error: None }
+        Self { id, height_in: DEFAULT_HEIGHT_IN, corners: Vec::new(), error: None, typed: (0.0, 0.0) }
     }
 
     /// `scene` with the piece added, or why not, in words: the piece's own faults (fewer than
@@ -127,6 +129,15 @@ pub fn draft_window(ctx: &egui::Context, draft: &mut TerrainDraft, commands: &mu
             let label = ui.label("height");
             ui.add(egui::DragValue::new(&mut draft.height_in).speed(0.1).range(0.1..=50.0).suffix("\""))
                 .labelled_by(label.id);
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("x");
+            ui.add(egui::DragValue::new(&mut draft.typed.0).speed(0.1).suffix("\"")).labelled_by(label.id);
+            let label = ui.label("y");
+            ui.add(egui::DragValue::new(&mut draft.typed.1).speed(0.1).suffix("\"")).labelled_by(label.id);
+            if ui.button("Add corner").on_hover_text("Add the corner typed (table inches)").clicked() {
+                commands.push(Command::TerrainCorner(TablePoint::new(draft.typed.0, draft.typed.1)));
+            }
         });
         ui.label(match draft.corners.last() {
             None => "no corners yet".to_string(),
