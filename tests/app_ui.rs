@@ -1326,17 +1326,9 @@ fn a_terrain_piece_is_traced_added_refused_over_a_trooper_removed_and_the_table_
 /// top's corner where the picture shows it, not the table point under the same pixel.
 #[test]
 fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
-    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
     use sightline::geometry::TablePoint;
     use sightline::vision::ImagePoint;
-    let cam = DemoCamera::default_demo();
-    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
-        .map_err(|e| e.to_string());
-    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
-    let app = app(CameraState::new(capture)).with_calibration(calibration.clone(), "demo");
-    let mut h =
-        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
-    wait_for_frame(&mut h);
+    let (mut h, cam, calibration) = demo_picture_app();
     // (Snapping off: nothing on the table shows where this new piece's corner will be.)
     click_each(&mut h, &["Camera", "snap to corners", "Add terrain"]);
     h.state_mut().terrain_draft_mut().expect("tracing").height_in = 4.0;
@@ -1349,6 +1341,22 @@ fn a_terrain_corner_clicked_on_the_picture_lands_at_the_pieces_height() {
     assert!(got.dist(corner) < 0.15, "clicked the top's corner at {corner:?}, got {got:?}");
     let on_table = calibration.table_from_image(ImagePoint::new(u, v));
     assert!(on_table.dist(corner) > 1.0, "the table under that pixel is elsewhere: {on_table:?}");
+}
+
+/// The demo scene's app on the demo camera's picture (its lens too), calibrated from the demo's
+/// known pose, once the first frame is in; with the camera and the calibration.
+fn demo_picture_app()
+-> (Harness<'static, SightlineApp>, sightline::camera::demo::DemoCamera, sightline::vision::Calibration) {
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    let cam = DemoCamera::default_demo();
+    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
+        .map_err(|e| e.to_string());
+    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
+    let app = app(CameraState::new(capture)).with_calibration(calibration.clone(), "demo");
+    let mut h =
+        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
+    wait_for_frame(&mut h);
+    (h, cam, calibration)
 }
 
 /// Click the picture at image point `(u, v)` (pixels), as a player's pointer does.
@@ -1374,16 +1382,8 @@ fn click_picture(h: &mut Harness<'_, SightlineApp>, (u, v): (f64, f64)) {
 /// is snapped to it (as table corners are): the demo tower's top corner (20, 20), 5" up.
 #[test]
 fn a_terrain_corner_clicked_a_few_pixels_off_a_real_corner_is_snapped_to_it() {
-    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
     use sightline::geometry::TablePoint;
-    let cam = DemoCamera::default_demo();
-    let capture = sightline::camera::Capture::start(Box::new(DemoSource::new(cam.clone(), default_scene())), || {})
-        .map_err(|e| e.to_string());
-    let calibration = sightline::app::demo_calibration((48.0, 48.0)).expect("the demo pose");
-    let app = app(CameraState::new(capture)).with_calibration(calibration, "demo");
-    let mut h =
-        Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app);
-    wait_for_frame(&mut h);
+    let (mut h, cam, _) = demo_picture_app();
     click_each(&mut h, &["Camera", "Add terrain"]);
     h.state_mut().terrain_draft_mut().expect("tracing").height_in = 5.0;
     h.run();
