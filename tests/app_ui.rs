@@ -1455,3 +1455,31 @@ fn deployment_zones_typed_by_their_corners_go_into_the_new_game() {
     assert_eq!(zones.b, vec![(48.0, 48.0), (32.0, 48.0), (48.0, 32.0)]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Peripheral outside its Controller's ZoC is listed "out of Coherency"; one inside it is not.
+#[test]
+fn a_peripheral_out_of_its_controllers_zoc_is_listed_out_of_coherency() {
+    let dir = fresh_dir("peripheral");
+    let path = dir.join("game.jsonl");
+    let t = |id: &str, x: f64, extra: serde_json::Value| {
+        let mut v = serde_json::json!({"id": id, "silhouette": 2, "points": 10,
+                                       "position": {"x": x, "y": 10.0, "facing": 90.0}});
+        if let (Some(v), serde_json::Value::Object(e)) = (v.as_object_mut(), extra) {
+            v.extend(e);
+        }
+        v
+    };
+    let army = |troopers: Vec<serde_json::Value>| serde_json::json!({"groups": [{"troopers": troopers}]});
+    let lt = serde_json::json!({"abilities": ["lieutenant"]});
+    let setup = serde_json::json!({"table": {"width": 48, "depth": 48}, "terrain": [], "first": "A", "armies": {
+        "A": army(vec![t("a_lt", 2.0, lt.clone()), t("eng", 20.0, serde_json::json!({})),
+                       t("bot", 34.0, serde_json::json!({"peripheral_of": "eng"})),
+                       t("bot2", 22.0, serde_json::json!({"peripheral_of": "eng"}))]),
+        "B": army(vec![t("b_lt", 46.0, lt)])}});
+    let header = serde_json::json!({"format": "sightline-game", "version": 1, "setup": setup});
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (h, _) = game_app(&path);
+    h.get_by_label("bot  S2 · out of Coherency");
+    h.get_by_label("bot2  S2");
+    let _ = std::fs::remove_dir_all(&dir);
+}

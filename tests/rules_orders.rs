@@ -512,3 +512,20 @@ fn the_skills_refused_before_a_route_is_named_are_the_ones_declaring_refuses() {
     assert_eq!(refused(&retreat, "move"), None);
     assert!(refused(&g, "move").is_some(), "no Order: nothing to declare");
 }
+
+/// Digest §1 "Coherency" (✅): a Peripheral is in Coherency with its Controller when inside the
+/// Controller's ZoC. The game says so for each Peripheral on the table (`coherency` in the full
+/// state); other troopers have none.
+#[test]
+fn a_peripheral_is_in_coherency_inside_its_controllers_zoc() {
+    let g = game(armies());
+    assert_eq!(g.peripheral_coherency("bot"), Some(true), "2\" from eng");
+    assert_eq!(g.peripheral_coherency("eng"), None, "not a Peripheral");
+    let state = sightline::rules::full_state(&g);
+    let bot = state["troopers"].as_array().and_then(|t| t.iter().find(|t| t["id"] == "bot")).cloned();
+    assert_eq!(bot.expect("bot")["coherency"], true);
+    // 14" away (centres), well outside the 8" ZoC: out of Coherency.
+    let mut far = armies();
+    far["armies"]["A"]["groups"][1]["troopers"][1]["position"]["x"] = json!(44.0);
+    assert_eq!(game(far).peripheral_coherency("bot"), Some(false));
+}

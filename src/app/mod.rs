@@ -1037,6 +1037,10 @@ impl SightlineApp {
                 if let Some(states) = in_game.map(states_text).filter(|s| !s.is_empty()) {
                     label = format!("{label} · {states}");
                 }
+                // A Peripheral outside its Controller's ZoC (Coherency).
+                if self.game.as_ref().and_then(|g| g.game().peripheral_coherency(&t.id)) == Some(false) {
+                    label = format!("{label} · out of Coherency");
+                }
                 let mut item = ui.selectable_label(self.selected == Some(i), label);
                 if let Some(g) = in_game {
                     item = item.on_hover_text(&g.name);

@@ -1224,6 +1224,17 @@ impl Game {
             .collect()
     }
 
+    /// Whether Peripheral `id` is in Coherency with its Controller: inside the Controller's ZoC
+    /// (digest §1 "Coherency", ✅: "Linked troopers must be inside the ZoC of the Reference
+    /// Trooper (… Peripheral Controller …)"). `None` for a trooper that is not a Peripheral, or
+    /// when it or its Controller is not on the table. Shown, not enforced: what a Peripheral out
+    /// of Coherency may not do is not in the sources at hand.
+    pub fn peripheral_coherency(&self, id: &str) -> Option<bool> {
+        let t = self.trooper(id)?;
+        let controller = self.trooper(t.peripheral_of.as_deref()?)?;
+        Some(zoc(&controller.body()?, &t.body()?).is_inside())
+    }
+
     // ----- helpers ----------------------------------------------------------------------------
 
     fn index(&self, id: &str) -> Result<usize, Rejection> {

@@ -104,7 +104,7 @@ pub fn full_state(game: &Game) -> Value {
         .troopers()
         .iter()
         .map(|t| {
-            json!({
+            let mut v = json!({
                 "id": t.id,
                 "name": t.name,
                 "side": side_name(t.side),
@@ -114,7 +114,12 @@ pub fn full_state(game: &Game) -> Value {
                 "states": t.states,
                 "training_now": game.training_now(t),
                 "lieutenant": game.lieutenant(t.side) == Some(t.id.as_str()),
-            })
+            });
+            // A Peripheral on the table with its Controller: inside the Controller's ZoC or not.
+            if let Some(c) = game.peripheral_coherency(&t.id) {
+                v["coherency"] = json!(c);
+            }
+            v
         })
         .collect();
     if let Value::Object(m) = &mut v {
