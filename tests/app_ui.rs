@@ -1315,6 +1315,9 @@ fn a_terrain_piece_is_traced_added_refused_over_a_trooper_removed_and_the_table_
     h.state_mut().command(Command::SaveTable(dir.clone()));
     assert!(dir.join("sightline-table-2.json").exists());
     // Taken away (its button in the terrain list), the LoF is as before.
+    // (Far down the scrolled list now: scrolled to first, as a player would.)
+    h.query_all_by_label("take away").nth(pieces).expect("t1's button").scroll_to_me();
+    h.run();
     h.query_all_by_label("take away").nth(pieces).expect("t1's button").click();
     h.run();
     assert_eq!(h.state().scene().terrain.len(), pieces);
@@ -1482,4 +1485,35 @@ fn a_peripheral_out_of_its_controllers_zoc_is_listed_out_of_coherency() {
     h.get_by_label("bot  S2 · out of Coherency");
     h.get_by_label("bot2  S2");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A piece traced at the wrong height is edited in place: the same place in the terrain list,
+/// its ladders kept, the trooper on its top raised with it, everything measured again.
+#[test]
+fn a_terrain_piece_is_edited_in_place_keeping_its_ladders() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let mut h = harness(CameraState::new(Err("no camera".into())));
+    h.run();
+    let pieces = h.state().scene().terrain.len();
+    let k = h.state().scene().terrain.iter().position(|t| t.id == "tower").expect("the demo's tower");
+    h.state_mut().command(Command::StartLadder(k));
+    h.state_mut().command(Command::LadderEnd(TablePoint::new(20.0, 23.0)));
+    h.state_mut().command(Command::LadderEnd(TablePoint::new(20.0, 24.0)));
+    h.run();
+    h.query_all_by_label("edit").nth(k).expect("the tower's edit button").click();
+    h.run();
+    h.get_by_label("Edit terrain piece");
+    assert_eq!(h.state_mut().terrain_draft_mut().map(|d| d.corners.len()), Some(4), "its corners to start from");
+    h.state_mut().terrain_draft_mut().expect("editing").height_in = 7.0;
+    click_each(&mut h, &["Keep changes"]);
+    let s = h.state().scene();
+    assert_eq!(s.terrain.len(), pieces);
+    assert_eq!((s.terrain[k].id.as_str(), s.terrain[k].height_in), ("tower", 7.0));
+    assert_eq!(s.terrain[k].ladders.len(), 1, "the ladder is kept");
+    let sniper = s.trooper_index("a4-sniper").expect("a4-sniper, on the tower");
+    assert_eq!(s.troopers[sniper].body.elevation_in, 7.0, "the trooper on its top stays on it");
+    h.get_by_label("terrain \"tower\" changed (7\" tall)");
+    let fresh = sightline::geometry::PairTable::new(s);
+    assert_eq!(h.state().pairs().pairs(), fresh.pairs(), "measured again with the taller tower");
 }

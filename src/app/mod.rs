@@ -117,6 +117,8 @@ pub enum Command {
     CancelTerrain,
     /// Outside a game: take terrain piece `.0` off the table.
     RemoveTerrain(usize),
+    /// Outside a game: edit terrain piece `.0` (its id, height and corners) in the tracing window.
+    EditTerrain(usize),
     /// Outside a game: put a ladder (or stairs) up terrain piece `.0`: its two ends are clicked next.
     StartLadder(usize),
     /// An end of that ladder, clicked (table inches); the second puts it on the piece.
@@ -516,11 +518,18 @@ impl SightlineApp {
                 }
             }
             Command::CancelTerrain => self.terrain_draft = None,
+            Command::EditTerrain(k) => {
+                if self.game.is_none() {
+                    self.ladder_draft = None;
+                    self.terrain_draft = terrain_tool::TerrainDraft::editing(&self.scene, k);
+                }
+            }
             Command::FinishTerrain => {
                 let Some(d) = self.terrain_draft.as_mut() else { return };
                 match d.added_to(&self.scene) {
                     Ok(scene) => {
-                        self.table_note = Some(format!("terrain \"{}\" added ({}\" tall)", d.id.trim(), d.height_in));
+                        let done = if d.replacing.is_some() { "changed" } else { "added" };
+                        self.table_note = Some(format!("terrain \"{}\" {done} ({}\" tall)", d.id.trim(), d.height_in));
                         self.terrain_draft = None;
                         self.set_table(scene);
                     }
@@ -1086,6 +1095,13 @@ impl SightlineApp {
                     if ui.small_button("take away").on_hover_text(format!("Take \"{}\" off the table", t.id)).clicked()
                     {
                         self.commands.push(Command::RemoveTerrain(k));
+                    }
+                    if ui
+                        .small_button("edit")
+                        .on_hover_text(format!("Change \"{}\"'s id, height or corners", t.id))
+                        .clicked()
+                    {
+                        self.commands.push(Command::EditTerrain(k));
                     }
                     if self.ladder_draft.as_ref().is_some_and(|d| d.piece == k) {
                         if ui.small_button("cancel ladder").clicked() {

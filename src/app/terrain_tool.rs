@@ -26,6 +26,9 @@ pub struct TerrainDraft {
     pub error: Option<String>,
     /// A corner typed in, inches (measured on the real table with a tape).
     pub typed: (f64, f64),
+    /// The piece (its index in the scene's terrain) this draft edits: added, it takes that
+    /// piece's place; `None` for a new piece.
+    pub replacing: Option<usize>,
 }
 
 impl TerrainDraft {
@@ -33,7 +36,22 @@ impl TerrainDraft {
     pub fn new(scene: &Scene) -> Self {
         let taken = |id: &str| scene.terrain.iter().any(|t| t.id == id) || scene.trooper_index(id).is_some();
         let id = (1..).map(|n| format!("t{n}")).find(|id| !taken(id)).unwrap_or_default();
-        Self { id, height_in: DEFAULT_HEIGHT_IN, corners: Vec::new(), error: None, typed: (0.0, 0.0) }
+        Self { id, height_in: DEFAULT_HEIGHT_IN, corners: Vec::new(), error: None, typed: (0.0, 0.0), replacing: None }
+    }
+
+    /// A draft editing `scene`'s piece `k` (its id, height and corners), or `None` if there is
+    /// no such piece.
+    pub fn editing(scene: &Scene, k: usize) -> Option<Self> {
+        let t = scene.terrain.get(k)?;
+        let typed = t.polygon.last().map_or((0.0, 0.0), |p| (p.x, p.y));
+        Some(Self {
+            id: t.id.clone(),
+            height_in: t.height_in,
+            corners: t.polygon.clone(),
+            error: None,
+            typed,
+            replacing: Some(k),
+        })
     }
 
     /// `scene` with the piece added, or why not, in words: the piece's own faults (fewer than
@@ -43,14 +61,34 @@ impl TerrainDraft {
         if self.corners.len() < 3 {
             return Err(format!("{} corner(s): a piece needs at least 3", self.corners.len()));
         }
-        let piece = Terrain::new(self.id.trim(), self.corners.clone(), self.height_in)
+        let mut piece = Terrain::new(self.id.trim(), self.corners.clone(), self.height_in)
             .map_err(|e| format!("\"{}\": {e}", self.id.trim()))?;
         if scene.trooper_index(&piece.id).is_some() {
             return Err(format!("\"{}\" is a trooper's id; pieces and troopers share one set of ids", piece.id));
         }
         let mut terrain = scene.terrain.clone();
-        terrain.push(piece);
-        scene.with_terrain(terrain).map_err(|e| e.to_string())
+        let mut troopers = scene.troopers.clone();
+        match self.replacing.filter(|&k| k < terrain.len()) {
+            Some(k) => {
+                // The piece edited keeps its ladders where they still lie along its outline, and
+                // the troopers standing on its top stay on it, at its new height.
+                let old = &terrain[k];
+                for t in &mut troopers {
+                    let on_top = (t.body.elevation_in - old.height_in).abs() <= crate::geometry::LEVEL_EPS_IN
+                        && crate::geometry::surface_at(&terrain, t.body.centre).piece == Some(k);
+                    if on_top
+                        && crate::geometry::surface_at(std::slice::from_ref(&piece), t.body.centre).piece.is_some()
+                    {
+                        t.body.elevation_in = piece.height_in;
+                    }
+                }
+                let ladders = old.ladders.clone();
+                piece = piece.clone().with_ladders(ladders).unwrap_or(piece);
+                terrain[k] = piece;
+            }
+            None => terrain.push(piece),
+        }
+        Scene::new(scene.table, troopers, terrain).map_err(|e| e.to_string())
     }
 }
 
@@ -120,7 +158,8 @@ pub fn save(scene: &Scene, path: &Path) -> Result<(), String> {
 /// and Cancel.
 pub fn draft_window(ctx: &egui::Context, draft: &mut TerrainDraft, commands: &mut Vec<Command>) {
     // Low on the left of the picture, clear of the trooper list and of the table's middle.
-    let window = egui::Window::new("New terrain piece").collapsible(false).resizable(false);
+    let title = if draft.replacing.is_some() { "Edit terrain piece" } else { "New terrain piece" };
+    let window = egui::Window::new(title).collapsible(false).resizable(false);
     window.anchor(egui::Align2::LEFT_BOTTOM, [180.0, -50.0]).show(ctx, |ui| {
         ui.label("Click the corners of its top, in order, on the picture or the plan.");
         ui.horizontal(|ui| {
@@ -147,7 +186,8 @@ pub fn draft_window(ctx: &egui::Context, draft: &mut TerrainDraft, commands: &mu
             ui.colored_label(super::plan::BLOCKED_ROUTE, e);
         }
         ui.horizontal(|ui| {
-            if ui.add_enabled(draft.corners.len() >= 3, egui::Button::new("Add piece")).clicked() {
+            let done = if draft.replacing.is_some() { "Keep changes" } else { "Add piece" };
+            if ui.add_enabled(draft.corners.len() >= 3, egui::Button::new(done)).clicked() {
                 commands.push(Command::FinishTerrain);
             }
             if ui.add_enabled(!draft.corners.is_empty(), egui::Button::new("Undo corner")).clicked() {
