@@ -674,10 +674,7 @@ impl SightlineApp {
         if skill.is_some_and(|s| s.over_obstacles) {
             return plan::Gait::Leap;
         }
-        let climbs = self.scene.troopers.get(i).and_then(|t| game.game().trooper(&t.id)).is_some_and(|t| {
-            t.has(crate::rules::Ability::ClimbingPlus)
-                && crate::rules::assumptions::CLIMBING_PLUS_SKILLS.contains(&self.draft.skill.as_str())
-        });
+        let climbs = self.scene.troopers.get(i).is_some_and(|t| game.game().climbs_walls(&t.id, &self.draft.skill));
         if climbs { plan::Gait::ClimbingPlus } else { plan::Gait::Walk }
     }
 
@@ -1188,9 +1185,13 @@ impl SightlineApp {
             let gait = self.gait(sel);
             let levels = plan::route_levels(&self.scene, sel, gait);
             let end_level = levels.last().map_or(me.body.elevation_in, |q| q.level_in);
-            // As the rules measure it: Climb and Jump across and up or down together (N4 FAQ
-            // 1.3); a Climbing Plus Move with the walls it climbs.
-            let measured = plan::route_length(&self.scene, sel, gait);
+            // As the rules measure it, in a game by the rules engine itself (Climb and Jump across
+            // and up or down together, a Climbing Plus Move with the walls it climbs); on a
+            // scene, a plain move with the ladders it goes up and down.
+            let measured = match &self.game {
+                Some(g) => g.game().route_length(&self.draft.skill, &me.id, &me.route).map_or(across, |(m, _)| m),
+                None => plan::route_length(&self.scene, sel),
+            };
             if measured > across + 1e-9 {
                 ui.label(format!("Route: {} ({} across)", self.length(measured), self.length(across)));
             } else {

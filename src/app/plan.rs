@@ -7,8 +7,8 @@
 use super::Command;
 use crate::geometry::{
     LandingProblem, Lof, PairMeasure, RoutePoint, Scene, Side, Stretch, TablePoint, Walk, WalkProblem, ZOC_RANGE_IN,
-    base_crossings, landing_problem, leap, leap_length, may_pass_through, path_length, route_part,
-    walk_problems_stepping, walk_stepping,
+    base_crossings, landing_problem, leap, may_pass_through, path_length, route_part, walk_problems_stepping,
+    walk_stepping,
 };
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 
@@ -95,30 +95,21 @@ pub fn route_levels(scene: &Scene, i: usize, gait: Gait) -> Vec<RoutePoint> {
     }
 }
 
-/// Scene trooper `i`'s route's length as the rules measure it for `gait`, inches: over the table
-/// for a plain move, plus the ladders it goes up and down (N4 "Ladders and Stairs") and, with
-/// Climbing Plus, the faces taller than the Silhouette; for a Climb or Jump, across and up or
-/// down together (N4 FAQ 1.3, [`leap_length`]).
-pub fn route_length(scene: &Scene, i: usize, gait: Gait) -> f64 {
+/// Scene trooper `i`'s route's length as a plain move, inches: over the table, plus the ladders
+/// it goes up and down (N4 "Ladders and Stairs": measured along the surface). In a game the
+/// rules engine measures a declared skill's route itself (`Game::route_length`).
+pub fn route_length(scene: &Scene, i: usize) -> f64 {
     let Some(me) = scene.troopers.get(i) else { return 0.0 };
-    let across = path_length(&me.path());
-    match gait {
-        Gait::Walk | Gait::ClimbingPlus => {
-            across + walked(scene, i, gait).map_or(0.0, |w| w.climbed_in(me.body.silhouette.height_in()))
-        }
-        Gait::Leap => {
-            let end_level = route_levels(scene, i, gait).last().map_or(me.body.elevation_in, |q| q.level_in);
-            leap_length(&me.body, &me.route, end_level)
-        }
-    }
+    let climbed = walked(scene, i, Gait::Walk).map_or(0.0, |w| w.climbed_in(me.body.silhouette.height_in()));
+    path_length(&me.path()) + climbed
 }
 
 /// Where scene trooper `i`'s route may not go, in order along it (empty without a route): the
 /// judgements the rules engine makes of where a declared move goes. A plain move ([`Gait::Walk`]):
 /// terrain rising more than its Silhouette above the level it walks at, a step down further than
 /// that, a top narrower than half its base, bases it may not pass through; with Climbing Plus, the
-/// same but for the walls, which it goes up and down; a Climb or Jump goes over them all. Either way: another's space where it ends, and an end not
-/// on a surface as large as the base. (How far it may go, and Climb's Requirements, the engine
+/// same but for the walls, which it goes up and down; a Climb or Jump goes over them all. Either
+/// way: another's space where it ends, and an end not on a surface as large as the base. (How far it may go, and Climb's Requirements, the engine
 /// judges when the move is declared; the panel shows the length beside its MOV.)
 pub fn route_problems(scene: &Scene, i: usize, gait: Gait) -> Vec<RouteProblem> {
     let leaping = gait == Gait::Leap;

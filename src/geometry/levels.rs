@@ -313,6 +313,7 @@ pub fn walk_problems_stepping(
     // after its centre crosses the edge: within a base's width of the ladder step along the
     // route, that is no problem (assumption `LADDER_USE`).
     let full_path: Vec<TablePoint> = std::iter::once(mover.centre).chain(route.iter().copied()).collect();
+    let line = super::route::Polyline::new(&full_path);
     let reach = LADDER_REACH_BASE_WIDTHS * 2.0 * mover.radius();
     for (_, c) in crossings.into_iter().filter(|(_, c)| !c.vaultable && c.rise_in > max_step_in + 1e-9) {
         let ladder_steps: Vec<f64> =
@@ -330,14 +331,8 @@ pub fn walk_problems_stepping(
                     .collect();
             }
             for (from_in, to_in) in parts {
-                let stretch = if (from_in, to_in) == (stretch.from_in, stretch.to_in) {
-                    stretch
-                } else {
-                    let pts = super::route_part(&full_path, from_in, to_in);
-                    let (start, end) =
-                        (pts.first().copied().unwrap_or(stretch.start), pts.last().copied().unwrap_or(stretch.end));
-                    Stretch { from_in, to_in, start, end }
-                };
+                let whole = (from_in, to_in) == (stretch.from_in, stretch.to_in);
+                let stretch = if whole { stretch } else { line.stretch(from_in, to_in) };
                 out.push(WalkProblem::Into { piece: c.piece, rise_in: c.rise_in, stretch });
             }
         }

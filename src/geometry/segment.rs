@@ -276,12 +276,17 @@ pub(crate) fn disc_interval(a: TablePoint, b: TablePoint, c: TablePoint, r: f64)
     (t1 - t0 > 1e-12).then_some((t0, t1))
 }
 
-/// Distance from `p` to segment `a b`, inches.
-pub(crate) fn point_segment_distance(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
+/// The point of segment `a b` closest to `p`, inches.
+pub(crate) fn closest_on_segment(p: TablePoint, a: TablePoint, b: TablePoint) -> TablePoint {
     let d = b.sub(a);
     let len2 = d.dot(d);
     let t = if len2 > 0.0 { (p.sub(a).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
-    p.dist(a.lerp(b, t))
+    a.lerp(b, t)
+}
+
+/// Distance from `p` to segment `a b`, inches.
+pub(crate) fn point_segment_distance(p: TablePoint, a: TablePoint, b: TablePoint) -> f64 {
+    p.dist(closest_on_segment(p, a, b))
 }
 
 /// Squared distance from `p` to segment `a b`, square inches.

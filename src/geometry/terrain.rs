@@ -93,12 +93,7 @@ impl Terrain {
     /// there.
     pub fn ladder_between(&self, a: TablePoint, b: TablePoint) -> [TablePoint; 2] {
         let n = self.polygon.len();
-        let closest = |p: TablePoint, e0: TablePoint, e1: TablePoint| {
-            let d = e1.sub(e0);
-            let len2 = d.dot(d);
-            let t = if len2 > 0.0 { (p.sub(e0).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
-            e0.lerp(e1, t)
-        };
+        let closest = super::segment::closest_on_segment;
         (0..n)
             .map(|i| (self.polygon[i], self.polygon[(i + 1) % n]))
             .map(|(e0, e1)| [closest(a, e0, e1), closest(b, e0, e1)])

@@ -564,8 +564,10 @@ struct MoveMeasure {
     levels: Vec<RoutePoint>,
     /// Where a plain move may not go (none for Climb and Jump).
     problems: Vec<WalkProblem>,
-    /// Of the length, how much is up and down walls (Climbing Plus), inches.
+    /// Of the length, how much is up and down walls and ladders, inches.
     climbed: f64,
+    /// Whether it went as a Climbing Plus Move (walls climbed as over level ground).
+    climbing_plus: bool,
     /// The length its MOV is held to, inches.
     length: f64,
     /// The level it ends at, inches.
@@ -2418,6 +2420,13 @@ impl Game {
         Ok(())
     }
 
+    /// Whether trooper `id`'s move by skill `skill_id` goes up and down vertical surfaces as over
+    /// level ground (N4 Climbing Plus, assumption `CLIMBING_PLUS_SKILLS`).
+    pub fn climbs_walls(&self, id: &str, skill_id: &str) -> bool {
+        self.trooper(id).is_some_and(|t| t.has(Ability::ClimbingPlus))
+            && assume::CLIMBING_PLUS_SKILLS.contains(&skill_id)
+    }
+
     /// Trooper `i`'s move by `skill` from `from` through `route`, as the rules measure it: its
     /// levels, where a plain move may not go, and its length (inches). Up and down ladders and
     /// stairs, measured along the surface (N4 General Movement Rules); N4 Climbing Plus: a Move
@@ -2426,7 +2435,7 @@ impl Game {
     fn move_measure(&self, skill: &skills::Skill, i: usize, from: Placement, route: &[TablePoint]) -> MoveMeasure {
         let t = &self.troopers[i];
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
+        let climbing_plus = self.climbs_walls(&t.id, skill.id);
         let vault = body.silhouette.height_in();
         let (levels, problems, climbed) = if skill.over_obstacles {
             (leap(&body, route, &self.terrain), Vec::new(), 0.0)
@@ -2443,7 +2452,7 @@ impl Game {
             Reach::Leap => leap_length(&body, route, end_level),
             _ => path_length(&pts) + climbed,
         };
-        MoveMeasure { levels, problems, climbed, length, end_level }
+        MoveMeasure { levels, problems, climbed, climbing_plus, length, end_level }
     }
 
     /// How the rules measure a route of trooper `id` for skill `skill_id` — the length its MOV is
@@ -2492,10 +2501,10 @@ impl Game {
     ) -> Result<Vec<RoutePoint>, Rejection> {
         let t = &self.troopers[i];
         let body = Body::new(from.point(), t.silhouette).elevated(from.elevation);
-        let MoveMeasure { levels, problems, climbed, length, end_level } = self.move_measure(skill, i, from, route);
+        let MoveMeasure { levels, problems, climbed, climbing_plus, length, end_level } =
+            self.move_measure(skill, i, from, route);
         let mut pts = vec![from.point()];
         pts.extend_from_slice(route);
-        let climbing_plus = t.has(Ability::ClimbingPlus) && assume::CLIMBING_PLUS_SKILLS.contains(&skill.id);
         let climbed_text = if climbed > 0.0 {
             let what = if climbing_plus { "walls, with Climbing Plus" } else { "ladders" };
             format!(" ({}\" of it up and down {what})", inches(climbed))
