@@ -1169,6 +1169,56 @@ fn deployment_follows_its_four_steps_in_the_panel() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// N4 Peripheral: a Controller and its Peripherals are deployed at the same time. Once the
+/// Controller is tagged, tagging moves on to its Peripheral (listed after another trooper), and
+/// the panel says they count as one.
+#[test]
+fn tagging_a_controller_moves_on_to_its_peripheral() {
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let dir = fresh_dir("peripheral-steps");
+    let path = dir.join("game.jsonl");
+    let trooper = |id: &str, extra: serde_json::Value| {
+        let mut t = serde_json::json!({"id": id, "silhouette": 2, "points": 10});
+        t.as_object_mut().expect("object").extend(extra.as_object().cloned().unwrap_or_default());
+        t
+    };
+    let lt = || serde_json::json!({"abilities": ["lieutenant"]});
+    let setup: sightline::rules::Setup = serde_json::from_value(serde_json::json!({
+        "first": "A", "deploys_first": "A",
+        "armies": {
+            "A": {"groups": [{"troopers": [
+                trooper("a_lt", lt()), trooper("a_eng", serde_json::json!({})), trooper("a1", serde_json::json!({})),
+                trooper("a_bot", serde_json::json!({"peripheral_of": "a_eng"})), trooper("a2", serde_json::json!({}))]}]},
+            "B": {"groups": [{"troopers": [trooper("b_lt", lt()), trooper("b1", serde_json::json!({}))]}]}
+        }
+    }))
+    .expect("setup");
+    sightline::app::game_session::GameSession::create(&path, &setup).expect("game created");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("a_lt  not on the table").click();
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label(
+        "Step 1 of 4: A places all but 1 of its troopers (4 off the table). Next: B places all but 1 of its own. \
+         A Controller and its Peripherals are placed together and count as one (N4 Peripheral).",
+    );
+    h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 6.0), 0.0));
+    h.run();
+    h.get_by_label("Click the table where a_eng stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(14.0, 6.0), 0.0));
+    h.run();
+    // Not a1, next in the list: the Controller's Peripheral.
+    h.get_by_label("Click the table where a_bot stands.");
+    h.state_mut().command(Command::DeployAt(TablePoint::new(16.0, 6.0), 0.0));
+    h.run();
+    // Then on down the list.
+    h.get_by_label("Click the table where a2 stands.");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A Stealth trooper's Move inside an enemy's ZoC behind its back (stealth.jsonl's first three
 /// events): the ARO window says that enemy gets no ARO, and why.
 #[test]

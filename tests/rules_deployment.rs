@@ -111,6 +111,88 @@ fn a_player_who_keeps_troopers_off_the_table_ends_its_step_and_places_only_what_
     assert!(r.reason.contains("the game has begun"), "{}", r.reason);
 }
 
+/// B (deploying first) has a Controller `b_eng` with two Peripherals, `b_bot1` and `b_bot2`, and
+/// two troopers more; A has two troopers. Placed 2" apart along y = 24 (B) and y = 30 (A).
+fn with_peripherals() -> Game {
+    let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+    let bot = |id: &str| with(off(id), json!({"peripheral_of": "b_eng"}));
+    let mut s = setup(
+        vec![vec![lt(off("a_lt")), off("a1")]],
+        vec![vec![lt(off("b_lt")), off("b_eng"), bot("b_bot1"), bot("b_bot2"), off("b1")]],
+        json!([]),
+    );
+    s["deploys_first"] = json!("B");
+    game(s)
+}
+
+fn place(id: &str) -> Value {
+    let ids = ["b_lt", "b_eng", "b_bot1", "b_bot2", "b1", "a_lt", "a1"];
+    let k = ids.iter().position(|i| *i == id).unwrap_or(9);
+    let y = if id.starts_with('a') { 30.0 } else { 24.0 };
+    json!({"type": "deploy", "trooper": id, "x": 4.0 + 2.0 * k as f64, "y": y, "facing": 90})
+}
+
+/// N4 Peripheral: "Peripherals are deployed on the game table at the same time as their
+/// Controller". In the four steps a Controller and its Peripherals are one trooper: kept back
+/// together, placed together, and no step ends with some of them on the table and some not.
+#[test]
+fn a_controller_and_its_peripherals_deploy_at_the_same_time_and_count_as_one_trooper_in_the_steps() {
+    let g = with_peripherals();
+    // Five troopers, three to place: b_lt, b1, and b_eng with its two Peripherals.
+    assert_eq!(step(&g), Some((1, Side::B, 3)));
+    // B keeps the Controller and its Peripherals back: two placements end its step.
+    let kept = run(&g, vec![place("b_lt"), place("b1")]);
+    assert_eq!(step(&kept), Some((2, Side::A, 2)));
+    // A Peripheral is not kept back alone: with its Controller placed, the step waits for it.
+    let g = run(&g, vec![place("b_lt"), place("b_eng"), place("b_bot1")]);
+    assert_eq!(step(&g), Some((1, Side::B, 2)));
+    let r = no(&g, END_STEP(), Rule::Deployment);
+    assert!(
+        r.reason.contains("b_eng is on the table and b_bot2 not: a Controller and its Peripherals are deployed at the same time (N4 Peripheral)"),
+        "{}",
+        r.reason
+    );
+    // Nor may B start b1 now: then the only trooper left to keep back would be half placed.
+    let r = no(&g, place("b1"), Rule::Deployment);
+    assert!(r.reason.contains("has begun b_eng (with b_bot2 still off the table)"), "{}", r.reason);
+    // The last Peripheral completes the unit, and the step ends with b1 kept back.
+    let g = ok(&g, place("b_bot2"));
+    assert_eq!(step(&g), Some((2, Side::A, 2)));
+    // A's step, then B's last: b1.
+    let g = ok(&g, place("a_lt"));
+    assert_eq!(step(&g), Some((3, Side::B, 1)));
+    let g = ok(&g, place("b1"));
+    assert_eq!(step(&g), Some((4, Side::A, 1)));
+
+    // Kept back together, they are placed together in B's last step, and count as its one trooper.
+    let g = run(&kept, vec![place("a_lt")]);
+    assert_eq!(step(&g), Some((3, Side::B, 1)));
+    let g = ok(&g, place("b_bot1"));
+    assert_eq!(step(&g), Some((3, Side::B, 1)), "one Peripheral placed: the unit is not complete yet");
+    let r = no(&g, END_STEP(), Rule::Deployment);
+    assert!(r.reason.contains("b_bot1 is on the table and b_eng, b_bot2 not"), "{}", r.reason);
+    let g = run(&g, vec![place("b_eng"), place("b_bot2")]);
+    assert_eq!(step(&g), Some((4, Side::A, 1)));
+
+    // A setup that places the Controller and not its Peripheral: B's first step waits for it,
+    // rather than ending at once and leaving it to be "the trooper kept back".
+    let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+    let mut s = setup(
+        vec![vec![lt(off("a_lt")), off("a1")]],
+        vec![vec![
+            lt(t("b_lt", 40.0, 40.0, 0.0)),
+            t("b_eng", 36.0, 40.0, 0.0),
+            with(off("b_bot1"), json!({"peripheral_of": "b_eng"})),
+        ]],
+        json!([]),
+    );
+    s["deploys_first"] = json!("B");
+    let g = game(s);
+    assert_eq!(step(&g), Some((1, Side::B, 1)));
+    let g = ok(&g, place("b_bot1"));
+    assert_eq!(step(&g), Some((2, Side::A, 2)));
+}
+
 #[test]
 fn steps_with_nothing_to_place_pass_by_themselves() {
     let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
@@ -207,20 +289,133 @@ fn deploys_first_must_name_a_player() {
 /// other, the first again, the other again; in the first two blocks a player always keeps back
 /// as many troopers as it holds back then; in the last two it places no more than it held back;
 /// and the game begins only once no step is left. Tags again, step ends, hold backs and early
-/// Order Counts are mixed in; and replaying what was accepted gives the same game.
+/// Order Counts are mixed in; and replaying what was accepted gives the same game. Run on the
+/// plain armies and on armies with Controllers and Peripherals, where a "trooper" of the steps is
+/// a deployment unit (a Controller with its Peripherals: N4 Peripheral, deployed at the same time)
+/// and no block ends with a unit partly placed.
 mod random {
     use super::*;
     use proptest::prelude::*;
+    use sightline::rules::{Event, TrooperState};
 
     const IDS: [&str; 9] = ["a_lt", "a1", "a2", "a3", "b_lt", "b1", "b2", "b3", "b_ad"];
+    const UNIT_IDS: [&str; 9] = ["a_lt", "a_c", "a_p", "a1", "b_lt", "b_c", "b_p1", "b_p2", "b1"];
 
-    fn event(seed: u64) -> Value {
+    /// A: a_lt, a1 and a Controller a_c with one Peripheral; B: b_lt, b1 and b_c with two.
+    fn with_units(deploys_first: &str) -> Game {
+        let off = |id: &str| with(t(id, 0.0, 0.0, 0.0), json!({"position": null}));
+        let of = |id: &str, c: &str| with(off(id), json!({"peripheral_of": c}));
+        let mut s = setup(
+            vec![vec![lt(off("a_lt")), off("a_c"), of("a_p", "a_c"), off("a1")]],
+            vec![vec![lt(off("b_lt")), off("b_c"), of("b_p1", "b_c"), of("b_p2", "b_c"), off("b1")]],
+            json!([]),
+        );
+        s["deploys_first"] = json!(deploys_first);
+        game(s)
+    }
+
+    fn event(seed: u64, ids: &[&str]) -> Value {
         match seed % 10 {
             0 => END_STEP(),
             1 => HOLD_BACK(),
             2 => json!({"type": "order_count"}),
-            _ => deploy(IDS[(seed / 10) as usize % IDS.len()]),
+            _ => {
+                let id = ids[(seed / 10) as usize % ids.len()];
+                let k = ids.iter().position(|i| *i == id).unwrap_or(0);
+                json!({"type": "deploy", "trooper": id, "x": 4.0 + 2.0 * k as f64, "y": 24.0, "facing": 90})
+            }
         }
+    }
+
+    /// The deployment unit's root of a trooper: its Controller, or itself.
+    fn root(t: &TrooperState) -> &str {
+        t.peripheral_of.as_deref().unwrap_or(&t.id)
+    }
+
+    /// `side`'s units: (wholly off the table, partly placed, wholly on it).
+    fn units(g: &Game, side: Side) -> (u32, u32, u32) {
+        let mut roots: Vec<&str> = g.troopers().iter().filter(|t| t.side == side).map(root).collect();
+        roots.sort();
+        roots.dedup();
+        let (mut off, mut split, mut on) = (0, 0, 0);
+        for r in roots {
+            let members: Vec<bool> = g.troopers().iter().filter(|t| root(t) == r).map(|t| t.on_table()).collect();
+            if members.iter().all(|on| !on) {
+                off += 1;
+            } else if members.iter().any(|on| !on) {
+                split += 1;
+            } else {
+                on += 1;
+            }
+        }
+        (off, split, on)
+    }
+
+    fn check(first: bool, seeds: Vec<u64>, peripherals: bool) -> Result<(), TestCaseError> {
+        let (p1, name) = if first { (Side::A, "A") } else { (Side::B, "B") };
+        let (start, ids): (Game, &[&str]) =
+            if peripherals { (with_units(name), &UNIT_IDS) } else { (untagged(Some(name)), &IDS) };
+        let mut g = start.clone();
+        let mut accepted = Vec::new();
+        // The model: the block the players are in (0 to 3: the first player, the other, the
+        // first, the other) and how many units were placed whole in each. A placement by the
+        // other player, or a step ended, moves it on; the game may end a step sooner by itself.
+        let side_of = |k: usize| if k.is_multiple_of(2) { p1 } else { sightline::rules::opponent(p1) };
+        let (mut cur, mut placed) = (0usize, [0u32; 4]);
+        for seed in seeds {
+            let e = ev(event(seed, ids));
+            let before = g.clone();
+            let Ok(next) = g.apply(&e) else { continue };
+            if matches!(e, Event::EndDeploymentStep) {
+                prop_assert_eq!(units(&before, side_of(cur)).1, 0, "step {} ended with a unit partly placed", cur + 1);
+                cur += 1;
+                prop_assert!(cur <= 4, "more than four steps ended");
+            }
+            if let Event::Deploy { trooper, .. } = &e {
+                let t = before.trooper(trooper).expect("a trooper of the game");
+                if !t.on_table() {
+                    let s = t.side;
+                    while side_of(cur) != s {
+                        let ended = side_of(cur);
+                        prop_assert_eq!(
+                            units(&before, ended).1,
+                            0,
+                            "{:?}'s step {} ended with a unit partly placed",
+                            ended,
+                            cur + 1
+                        );
+                        cur += 1;
+                    }
+                    prop_assert!(cur <= 3, "{s:?} placed {trooper} after the fourth step");
+                    let (off, split, on) = units(&next, s);
+                    placed[cur] += on - units(&before, s).2;
+                    let held = before.deployment_step().map(|d| *d.held_back.get(s)).unwrap_or(1);
+                    if cur < 2 {
+                        prop_assert!(
+                            off >= held,
+                            "{s:?} kept {off} units wholly back in step {}, holding back {held}",
+                            cur + 1
+                        );
+                    } else {
+                        prop_assert!(
+                            placed[cur] + split <= held,
+                            "{s:?} placed {} units in step {}, holding back {held}",
+                            placed[cur] + split,
+                            cur + 1
+                        );
+                    }
+                }
+            }
+            if matches!(e, Event::OrderCount) && before.deployment_open() {
+                prop_assert!(before.deployment_step().is_none(), "the game began mid-deployment");
+            }
+            accepted.push(e);
+            g = next;
+        }
+        let (again, results) = Game::replay(g.setup().clone(), &accepted).expect("replay");
+        prop_assert!(results.iter().all(|r| r.is_ok()));
+        prop_assert_eq!(again, g);
+        Ok(())
     }
 
     proptest! {
@@ -228,50 +423,12 @@ mod random {
 
         #[test]
         fn random_deployments_keep_the_four_steps(first in prop::bool::ANY, seeds in prop::collection::vec(any::<u64>(), 1..60)) {
-            let (p1, name) = if first { (Side::A, "A") } else { (Side::B, "B") };
-            let start = untagged(Some(name));
-            let mut g = start.clone();
-            let mut accepted = Vec::new();
-            // The model: the block the players are in (0 to 3: the first player, the other, the
-            // first, the other) and how many troopers were placed in each. A placement by the other
-            // player, or a step ended, moves it on; the game may end a step sooner by itself.
-            let side_of = |k: usize| if k.is_multiple_of(2) { p1 } else { sightline::rules::opponent(p1) };
-            let (mut cur, mut placed) = (0usize, [0u32; 4]);
-            for seed in seeds {
-                let e = ev(event(seed));
-                let before = g.clone();
-                let Ok(next) = g.apply(&e) else { continue };
-                if matches!(e, sightline::rules::Event::EndDeploymentStep) {
-                    cur += 1;
-                    prop_assert!(cur <= 4, "more than four steps ended");
-                }
-                if let sightline::rules::Event::Deploy { trooper, .. } = &e {
-                    let t = before.trooper(trooper).expect("a trooper of the game");
-                    if !t.on_table() {
-                        let s = t.side;
-                        while side_of(cur) != s {
-                            cur += 1;
-                        }
-                        prop_assert!(cur <= 3, "{s:?} placed {trooper} after the fourth step");
-                        placed[cur] += 1;
-                        let off = next.troopers().iter().filter(|t| t.side == s && !t.on_table()).count() as u32;
-                        let held = before.deployment_step().map(|d| *d.held_back.get(s)).unwrap_or(1);
-                        if cur < 2 {
-                            prop_assert!(off >= held, "{s:?} kept {off} back in step {}, holding back {held}", cur + 1);
-                        } else {
-                            prop_assert!(placed[cur] <= held, "{s:?} placed {} in step {}, holding back {held}", placed[cur], cur + 1);
-                        }
-                    }
-                }
-                if matches!(e, sightline::rules::Event::OrderCount) && before.deployment_open() {
-                    prop_assert!(before.deployment_step().is_none(), "the game began mid-deployment");
-                }
-                accepted.push(e);
-                g = next;
-            }
-            let (again, results) = Game::replay(g.setup().clone(), &accepted).expect("replay");
-            prop_assert!(results.iter().all(|r| r.is_ok()));
-            prop_assert_eq!(again, g);
+            check(first, seeds, false)?;
+        }
+
+        #[test]
+        fn random_deployments_with_peripherals_keep_the_four_steps_by_units(first in prop::bool::ANY, seeds in prop::collection::vec(any::<u64>(), 1..60)) {
+            check(first, seeds, true)?;
         }
     }
 }

@@ -514,7 +514,12 @@ pub fn deployment_step_text(game: &Game) -> Option<String> {
         2 | 3 => format!("Next: {them} places {}.", kept(other)),
         _ => "Then the Order Count.".to_string(),
     };
-    Some(format!("Step {} of 4: {now} ({} off the table). {next}", d.number, d.to_place))
+    let units = if game.troopers().iter().any(|t| t.side == d.side && t.peripheral_of.is_some()) {
+        " A Controller and its Peripherals are placed together and count as one (N4 Peripheral)."
+    } else {
+        ""
+    };
+    Some(format!("Step {} of 4: {now} ({} off the table). {next}{units}", d.number, d.to_place))
 }
 
 /// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected

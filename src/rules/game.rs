@@ -766,7 +766,9 @@ pub struct Game {
 /// The four steps of the Deployment Phase (N4 Initiative and Deployment,
 /// <https://infinitythewiki.com/index.php?title=Initiative_and_Deployment&oldid=1224>): the player
 /// who deploys first places all but one of its troopers; then the other player all but one; then
-/// the first player the trooper it kept back; then the second player its own.
+/// the first player the trooper it kept back; then the second player its own. A Controller and its
+/// Peripherals are deployed at the same time (N4 Peripheral), so they count as one trooper here,
+/// and a step does not end with some of them on the table and some not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DeploymentStep {
     /// The step, 1 to 4.
@@ -776,7 +778,8 @@ pub struct DeploymentStep {
     /// How many troopers each player keeps back for its last step (1, or 2 for the player with
     /// the first Turn after its Strategic Use of a Command Token).
     pub held_back: BySide<u32>,
-    /// Troopers of `side` still off the table (and not Dead).
+    /// Troopers of `side` still off the table (and not Dead), a Controller with its Peripherals
+    /// counting as one.
     pub to_place: u32,
 }
 
@@ -786,9 +789,9 @@ pub struct DeploymentStep {
 struct DeploymentSteps {
     /// The step, 0 to 3 (step 1 to 4).
     step: u8,
-    /// Troopers each player keeps back.
+    /// Troopers each player keeps back (deployment units: a Controller with its Peripherals is one).
     held_back: BySide<u32>,
-    /// Troopers each player has placed in its last step.
+    /// Troopers (deployment units, completed) each player has placed in its last step.
     last_placed: BySide<u32>,
     /// Whether the first-Turn player has made its Strategic Use (hold back one more).
     hold_back_used: bool,
@@ -1096,7 +1099,7 @@ impl Game {
     /// it may stand is another matter: that is checked when it is placed.
     pub fn deployment_allows(&self, id: &str) -> bool {
         let Ok(i) = self.index(id) else { return false };
-        self.deployment_open() && self.clone().check_deployment_step(i).is_ok()
+        self.deployment_open() && self.check_deployment_step(i).is_ok()
     }
 
     /// Whether the player with the first Turn may spend a Command Token now to hold back one extra
@@ -1124,7 +1127,7 @@ impl Game {
     /// Whether `side` has more troopers still to place than it keeps back (always, when the setup
     /// does not say who deploys first: then the steps are not followed).
     fn more_to_hold_back(&self, side: Side) -> bool {
-        self.setup.deploys_first.is_none() || self.to_place(side) > *self.deployment.held_back.get(side)
+        self.setup.deploys_first.is_none() || self.wholly_off(side) > *self.deployment.held_back.get(side)
     }
 
     /// Whether the second player may make its Strategic Use of a Command Token now: after the
@@ -1426,10 +1429,21 @@ impl Game {
         if self.troopers[i].is(State::Dead) {
             return reject(Rule::Deployment, format!("{id} is dead"));
         }
+        let newly_placed = self.troopers[i].position.is_none();
         self.check_deployment_step(i)?;
         self.troopers[i].position = Some(Placement { x, y, facing, elevation });
         if let Some(why) = self.outside_deployment_zone(i) {
             return reject(Rule::Deployment, why);
+        }
+        // In a player's last step, what it places is counted by deployment units: a Controller
+        // with its Peripherals is one, placed when the last of them is.
+        let side = self.troopers[i].side;
+        if newly_placed
+            && self.deployment.step >= 2
+            && self.deployment_placer() == Some(Some(side))
+            && self.unit_off_table(i).is_empty()
+        {
+            *self.deployment.last_placed.get_mut(side) += 1;
         }
         Ok(())
     }
@@ -1441,7 +1455,7 @@ impl Game {
     /// ([`Event::EndDeploymentStep`]: a player may keep troopers off the table, Airborne
     /// Deployment …). Tagging a trooper that is already on the table again only moves it
     /// (`RETAG_AT_ANY_DEPLOYMENT_STEP`).
-    fn check_deployment_step(&mut self, i: usize) -> Result<(), Rejection> {
+    fn check_deployment_step(&self, i: usize) -> Result<(), Rejection> {
         let Some(placer) = self.deployment_placer() else { return Ok(()) };
         let side = self.troopers[i].side;
         let id = &self.troopers[i].id;
@@ -1473,10 +1487,70 @@ impl Game {
                 ),
             );
         }
-        if self.deployment.step >= 2 {
-            *self.deployment.last_placed.get_mut(side) += 1;
+        // A trooper that starts a deployment unit (none of its Controller and Peripherals is on
+        // the table yet) needs room in the step: in the first two, a unit wholly off the table is
+        // left to keep back; in the last ones, the units already placed or begun leave one to place.
+        let starts = self.deployment_unit(i).all(|t| t.position.is_none());
+        let split = self.split_units(side);
+        let held = *self.deployment.held_back.get(side);
+        if starts && !split.is_empty() {
+            let full = if self.deployment.step < 2 {
+                self.wholly_off(side) <= held
+            } else {
+                *self.deployment.last_placed.get(side) + split.len() as u32 >= held
+            };
+            if full {
+                return reject(
+                    Rule::Deployment,
+                    format!(
+                        "step {} of 4: {side:?} places {}, and has begun {}: a Controller and its Peripherals are \
+                         deployed at the same time (N4 Peripheral), so place the rest of them first",
+                        self.deployment.step + 1,
+                        self.step_task(side),
+                        split
+                            .iter()
+                            .map(|(p, off)| format!("{p} (with {} still off the table)", off.join(", ")))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                );
+            }
         }
         Ok(())
+    }
+
+    /// The deployment unit trooper `i` belongs to (N4 Peripheral: "Peripherals are deployed on the
+    /// game table at the same time as their Controller", the N4 text of
+    /// <https://infinitythewiki.com/index.php?title=Peripheral&diff=cur&oldid=2444>): a Controller
+    /// and its Peripherals, or a trooper alone; Dead troopers left out.
+    fn deployment_unit(&self, i: usize) -> impl Iterator<Item = &TrooperState> {
+        let root = self.troopers[i].peripheral_of.clone().unwrap_or_else(|| self.troopers[i].id.clone());
+        self.troopers
+            .iter()
+            .filter(move |t| t.id == root || t.peripheral_of.as_deref() == Some(root.as_str()))
+            .filter(|t| !t.is(State::Dead))
+    }
+
+    /// The ids of the troopers of trooper `i`'s deployment unit that are still off the table.
+    fn unit_off_table(&self, i: usize) -> Vec<String> {
+        self.deployment_unit(i).filter(|t| t.position.is_none()).map(|t| t.id.clone()).collect()
+    }
+
+    /// `side`'s deployment units that are partly on the table: a Controller placed and one of its
+    /// Peripherals not, or the other way round — each as (one placed, those still off the table).
+    /// A step may not end on one ([`Game::advance_deployment`], [`Game::end_deployment_step`]).
+    fn split_units(&self, side: Side) -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, t) in self.troopers.iter().enumerate() {
+            if t.side != side || t.position.is_none() || t.is(State::Dead) {
+                continue;
+            }
+            let off = self.unit_off_table(i);
+            if !off.is_empty() && !out.iter().any(|(_, o)| o == &off) {
+                out.push((t.id.clone(), off));
+            }
+        }
+        out
     }
 
     /// Who places troopers in the Deployment Phase's current step: `None` when the setup does not
@@ -1490,9 +1564,23 @@ impl Game {
         })
     }
 
-    /// Troopers of `side` off the table (and not Dead): still to be placed.
+    /// `side`'s deployment units with a trooper off the table (and not Dead): still to be placed,
+    /// a Controller with its Peripherals counting as one ([`Game::deployment_unit`]).
     fn to_place(&self, side: Side) -> u32 {
-        self.troopers.iter().filter(|t| t.side == side && t.position.is_none() && !t.is(State::Dead)).count() as u32
+        let mut units: Vec<&str> = Vec::new();
+        for t in self.troopers.iter().filter(|t| t.side == side && t.position.is_none() && !t.is(State::Dead)) {
+            let root = t.peripheral_of.as_deref().unwrap_or(&t.id);
+            if !units.contains(&root) {
+                units.push(root);
+            }
+        }
+        units.len() as u32
+    }
+
+    /// `side`'s deployment units wholly off the table: those it may keep back (one partly placed
+    /// may not be: [`Game::split_units`]).
+    fn wholly_off(&self, side: Side) -> u32 {
+        self.to_place(side) - self.split_units(side).len() as u32
     }
 
     /// What `side` does in the current step, in words ("all but 1 of its troopers").
@@ -1511,10 +1599,11 @@ impl Game {
     fn advance_deployment(&mut self) {
         while let Some(Some(side)) = self.deployment_placer() {
             let (left, held) = (self.to_place(side), *self.deployment.held_back.get(side));
+            let whole = self.split_units(side).is_empty();
             let over = if self.deployment.step < 2 {
-                left <= held
+                left <= held && whole
             } else {
-                left == 0 || *self.deployment.last_placed.get(side) >= held
+                left == 0 || (*self.deployment.last_placed.get(side) >= held && whole)
             };
             if !over {
                 break;
@@ -1531,7 +1620,18 @@ impl Game {
         match self.deployment_placer() {
             None => reject(Rule::Deployment, "the setup does not say who deploys first, so there are no steps to end"),
             Some(None) => reject(Rule::Deployment, "every step of the Deployment Phase is over already"),
-            Some(Some(_)) => {
+            Some(Some(side)) => {
+                if let Some((placed, off)) = self.split_units(side).into_iter().next() {
+                    return reject(
+                        Rule::Deployment,
+                        format!(
+                            "{placed} is on the table and {} not: a Controller and its Peripherals are deployed at \
+                             the same time (N4 Peripheral): place {} in this step (or undo {placed}'s tag)",
+                            off.join(", "),
+                            if off.len() == 1 { "it" } else { "them" }
+                        ),
+                    );
+                }
                 self.deployment.step += 1;
                 Ok(())
             }
@@ -1553,7 +1653,8 @@ impl Game {
             } else if !self.own_deployment_open(side) {
                 format!("it is made during {side:?}'s own deployment, which is over")
             } else {
-                let n = self.to_place(side);
+                // A Controller placed without all its Peripherals is not one that can be held back.
+                let n = self.wholly_off(side);
                 format!(
                     "{side:?} has {n} trooper{} still to place and keeps {} back already: nothing more to hold back",
                     if n == 1 { "" } else { "s" },
