@@ -175,6 +175,48 @@ fn super_jump_makes_jump_a_short_movement_skill_up_to_each_mov_value_or_both_as_
     assert!(g.order().is_some_and(|o| o.skills[0].entire_order));
 }
 
+/// N4 Super-Jump FAQ, several troopers activated by one Order: "If the Troopers declare Jump as
+/// a Short Skill, then any of the Troopers that don't have Super-Jump will perform an Idle
+/// instead. If the Troopers declare Super-Jump as an Entire Order, they can all Jump but the
+/// Troopers with Super-Jump will be able to add both their MOV values together." a1 has
+/// Super-Jump; its Peripheral a_bot, beside it, has not.
+#[test]
+fn with_troopers_without_super_jump_a_short_jump_leaves_them_idle_and_an_entire_order_jump_takes_all() {
+    let a1 = json!({"id": "a1", "silhouette": 2, "points": 10, "mov": [4, 2], "abilities": ["super_jump"],
+                    "position": {"x": 9.5, "y": 23.0, "facing": 0.0}});
+    let bot = json!({"id": "a_bot", "silhouette": 2, "points": 0, "mov": [4, 2], "peripheral_of": "a1",
+                     "position": {"x": 9.5, "y": 21.0, "facing": 0.0}});
+    let s = setup(
+        vec![vec![lt(t("a_lt", 2.0, 46.0, 0.0)), a1, bot]],
+        vec![vec![lt(t("b_lt", 46.0, 2.0, 0.0)), t("b1", 30.0, 23.0, 180.0)]],
+        json!([{"id": "building", "polygon": [[10, 20], [16, 20], [16, 26], [10, 26]], "height": 3.0}]),
+    );
+    let g = ok(&start_orders(&game(s)), json!({"type": "activate", "source": "regular", "troopers": ["a1", "a_bot"]}));
+    let up = json!([[10.5, 23]]);
+    let both = |entire: bool| {
+        let mut d = json!({"type": "declare", "skill": "jump",
+                           "moves": [{"trooper": "a1", "route": up}, {"trooper": "a_bot", "route": [[10.5, 21]]}]});
+        if entire {
+            d["entire_order"] = json!(true);
+        }
+        d
+    };
+    // As a Short Skill, a_bot performs an Idle: it takes no route, and a1 jumps onto the roof
+    // with a second skill to follow.
+    let r = no(&g, both(false), Rule::Jump);
+    assert!(r.reason.contains("a_bot has no Super-Jump: in a Jump declared as a Short Skill"), "{}", r.reason);
+    let short = ok(&g, jump(up.clone(), false));
+    assert_eq!(elevation(&short), 3.0);
+    assert!(short.trooper("a_bot").and_then(|t| t.position).is_some_and(|p| p.elevation == 0.0));
+    let short = ok(&short, json!({"type": "close_aro_window"}));
+    ok(&short, json!({"type": "declare", "skill": "bs_attack", "targets": ["b1"]}));
+    // As an Entire Order both jump, a_bot its first MOV value, a1 both together; nothing follows.
+    let all = ok(&g, both(true));
+    assert!(all.trooper("a_bot").and_then(|t| t.position).is_some_and(|p| p.elevation == 3.0));
+    let all = ok(&all, json!({"type": "close_aro_window"}));
+    no(&all, json!({"type": "declare", "skill": "bs_attack", "targets": ["b1"]}), Rule::StructureOfAnOrder);
+}
+
 #[test]
 fn climbing_plus_moves_up_and_down_walls_as_over_level_ground_counting_their_height() {
     // Without Climbing Plus a Move may not go up the building's 3" side.

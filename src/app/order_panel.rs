@@ -809,10 +809,16 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
     let Some(skill) = skills::find(&draft.skill) else { return };
     let super_jump = order.troopers.iter().any(|id| game.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
     if skill.id == "jump" && super_jump {
-        ui.checkbox(&mut draft.entire_order, "as an Entire Order (both MOV values together)").on_hover_text(
+        let mixed = order.troopers.iter().any(|id| game.trooper(id).is_some_and(|t| !t.has(Ability::SuperJump)));
+        let hover = if mixed {
+            "Super-Jump: a Jump is a Short Movement Skill up to the first MOV value, and the troopers without \
+             Super-Jump perform an Idle (give them no route); as an Entire Order all of them jump, those with \
+             Super-Jump both MOV values together (N4 Super-Jump FAQ)"
+        } else {
             "Super-Jump: a Jump is a Short Movement Skill up to the first MOV value; as an Entire Order it goes \
-             both values together",
-        );
+             both values together"
+        };
+        ui.checkbox(&mut draft.entire_order, "as an Entire Order (both MOV values together)").on_hover_text(hover);
     }
     if skill.moves {
         let mover = draft.mover_in(order);

@@ -2263,16 +2263,19 @@ impl Game {
         self.declarable(skill_id, false).map(|_| ())
     }
 
-    /// The catalogue's `skill` as the Order's `troopers` declare it: when every one of them has
+    /// The catalogue's `skill` as the Order's `troopers` declare it: when one of them has
     /// Super-Jump, Jump is a Short Movement Skill, unless declared as an Entire Order
     /// (`entire_order`) to jump both MOV values together (N4 Super-Jump). In an Order that
-    /// activates troopers without it too, Jump stays an Entire Order for all (the README's
-    /// "Super-Jump together").
+    /// activates troopers without it too (a Fireteam, Coordinated Order, Peripherals), the N4
+    /// Super-Jump FAQ: "If the Troopers declare Jump as a Short Skill, then any of the Troopers
+    /// that don't have Super-Jump will perform an Idle instead. If the Troopers declare Super-Jump
+    /// as an Entire Order, they can all Jump but the Troopers with Super-Jump will be able to add
+    /// both their MOV values together" (<https://infinitythewiki.com/index.php?diff=2423&oldid=2274&title=Super-Jump>):
+    /// as a Short Skill only those with it jump ([`Game::declare`] refuses a route for the others).
     fn as_declared(&self, skill: &skills::Skill, entire_order: bool, troopers: &[String]) -> skills::Skill {
         let mut s = *skill;
-        let all_super = !troopers.is_empty()
-            && troopers.iter().all(|id| self.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
-        if s.id == JUMP && all_super && !entire_order {
+        let any_super = troopers.iter().any(|id| self.trooper(id).is_some_and(|t| t.has(Ability::SuperJump)));
+        if s.id == JUMP && any_super && !entire_order {
             s.kind = SkillKind::ShortMovement;
             // Retreat! allows Short Movement Skills (digest §4).
             s.in_retreat = true;
@@ -2394,6 +2397,20 @@ impl Game {
             }
             if m.route.is_empty() {
                 return reject(Rule::BadInput, format!("an empty route for {}", m.trooper));
+            }
+            if skill.id == JUMP
+                && skill.kind != SkillKind::EntireOrder
+                && self.trooper(&m.trooper).is_some_and(|t| !t.has(Ability::SuperJump))
+            {
+                return reject(
+                    Rule::Jump,
+                    format!(
+                        "{} has no Super-Jump: in a Jump declared as a Short Skill the troopers without it perform \
+                         an Idle instead (N4 Super-Jump FAQ), so it takes no route; declare the Jump as an Entire \
+                         Order for all of them to jump",
+                        m.trooper
+                    ),
+                );
             }
             for (k, &(x, y)) in m.route.iter().enumerate() {
                 if !(x.is_finite() && y.is_finite())
