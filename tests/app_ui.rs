@@ -1202,8 +1202,8 @@ fn tagging_a_controller_moves_on_to_its_peripheral() {
     h.get_by_label("Tag where Models stand").click();
     h.run();
     h.get_by_label(
-        "Step 1 of 4: A places all but 1 of its troopers (4 off the table). Next: B places all but 1 of its own. \
-         A Controller and its Peripherals are placed together and count as one (N4 Peripheral).",
+        "Step 1 of 4: A places all but 1 of its troopers (5 off the table, 4 to place: a Controller and its \
+         Peripherals are placed together and count as one, N4 Peripheral). Next: B places all but 1 of its own.",
     );
     h.state_mut().command(Command::DeployAt(TablePoint::new(10.0, 6.0), 0.0));
     h.run();

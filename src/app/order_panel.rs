@@ -514,12 +514,19 @@ pub fn deployment_step_text(game: &Game) -> Option<String> {
         2 | 3 => format!("Next: {them} places {}.", kept(other)),
         _ => "Then the Order Count.".to_string(),
     };
-    let units = if game.troopers().iter().any(|t| t.side == d.side && t.peripheral_of.is_some()) {
-        " A Controller and its Peripherals are placed together and count as one (N4 Peripheral)."
+    // `to_place` counts a Controller with its Peripherals as one (N4 Peripheral): say so where it
+    // makes the count differ from the troopers listed as off the table.
+    let off = game.troopers().iter().filter(|t| t.side == d.side && !t.on_table() && !t.is(State::Dead)).count();
+    let count = if off as u32 == d.to_place {
+        format!("{off} off the table")
     } else {
-        ""
+        format!(
+            "{off} off the table, {} to place: a Controller and its Peripherals are placed together and count as \
+             one, N4 Peripheral",
+            d.to_place
+        )
     };
-    Some(format!("Step {} of 4: {now} ({} off the table). {next}{units}", d.number, d.to_place))
+    Some(format!("Step {} of 4: {now} ({count}). {next}", d.number))
 }
 
 /// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected

@@ -1708,7 +1708,10 @@ impl Game {
                          tag its Models, or end the step if {placer:?} keeps troopers off the table",
                         self.deployment.step + 1,
                         self.step_task(placer),
-                        self.to_place(placer)
+                        self.troopers
+                            .iter()
+                            .filter(|t| t.side == placer && t.position.is_none() && !t.is(State::Dead))
+                            .count()
                     ),
                 );
             }
