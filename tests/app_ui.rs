@@ -1308,6 +1308,61 @@ fn a_super_jump_may_be_declared_as_an_entire_order_in_the_panel() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// N4 Berserk in the panel: the skill takes a route and a target; a charge clicked just short of
+/// the enemy's base lands in contact (`CONTACT_SNAP_IN`), goes further than a Move's first MOV
+/// value, and leaves both Engaged.
+#[test]
+fn a_berserk_charge_is_drafted_with_its_route_and_target_and_ends_in_close_combat() {
+    use egui::accesskit::Role;
+    use sightline::app::Command;
+    use sightline::geometry::TablePoint;
+    let dir = fresh_dir("berserk");
+    let path = dir.join("game.jsonl");
+    let at = |x: f64, y: f64, facing: f64| serde_json::json!({"x": x, "y": y, "facing": facing});
+    let setup: sightline::rules::Setup = serde_json::from_value(serde_json::json!({
+        "first": "A",
+        "armies": {
+            "A": {"groups": [{"troopers": [
+                {"id": "a_lt", "silhouette": 2, "points": 10, "abilities": ["lieutenant"], "position": at(2.0, 46.0, 0.0)},
+                {"id": "a1", "silhouette": 2, "points": 10, "mov": [4, 4], "abilities": ["berserk"], "position": at(10.0, 10.0, 0.0)}]}]},
+            "B": {"groups": [{"troopers": [
+                {"id": "b_lt", "silhouette": 2, "points": 10, "abilities": ["lieutenant"], "position": at(46.0, 46.0, 90.0)},
+                {"id": "b1", "silhouette": 2, "points": 10, "position": at(16.0, 10.0, 180.0)}]}]}
+        }
+    }))
+    .expect("setup");
+    sightline::app::game_session::GameSession::create(&path, &setup).expect("game created");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
+    h.get_by_label("berserk");
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    h.get_by_label("Berserk").scroll_to_me();
+    h.run();
+    h.get_by_label("Berserk").click();
+    h.run();
+    assert_eq!(h.state().draft().skill, "berserk");
+    // Clicked 0.2" short of b1's base: the base is put in contact.
+    h.state_mut().command(Command::RouteClick(TablePoint::new(16.0 - 25.0 / 25.4 - 0.2, 10.0)));
+    h.run();
+    // The target: the first "b1" box is the Targets one (the second, under a Template).
+    h.query_all_by_label("b1").next().expect("a target box").click();
+    h.run();
+    click_each(&mut h, &["Declare Berserk"]);
+    let declared = saved_events(&path).into_iter().find_map(|e| match e {
+        sightline::rules::Event::Declare(d) => Some(d),
+        _ => None,
+    });
+    assert!(
+        declared.is_some_and(|d| d.skill == "berserk" && d.targets == ["b1"] && d.moves.len() == 1),
+        "the charge is saved with its route and target"
+    );
+    let game = h.state().game().map(|g| g.game().clone()).expect("a game");
+    assert_eq!(game.close_combat_of("a1"), vec!["b1"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Tracing the table's terrain in the app (outside a game): a 10" piece traced between a5-bike
 /// and b4-hacker blocks the LoF between them; a piece drawn over a trooper is refused naming it;
 /// a piece is taken away again; the table saved as a scene file reads back as the table in view.

@@ -260,6 +260,10 @@ fn ability_hover(a: Ability) -> &'static str {
              Entire Order of both MOV values together"
         }
         Ability::ClimbingPlus => "Climbing Plus: Move goes up and down vertical surfaces as over level ground",
+        Ability::Berserk => {
+            "Berserk: may declare the Entire Order Berserk, a Move of both MOV values together into Silhouette \
+             contact with an enemy in its LoF, and a CC Attack on it"
+        }
     }
 }
 

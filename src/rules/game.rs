@@ -107,6 +107,10 @@ pub enum Rule {
     /// Stealth (N4): an enemy whose ZoC a Stealth trooper moved in, outside its LoF, gets no ARO.
     #[serde(rename = "Stealth")]
     Stealth,
+    /// Berserk (N4): a Move of both MOV values together into Silhouette contact with a target in
+    /// LoF, then a CC Attack, as an Entire Order; for troopers with it.
+    #[serde(rename = "Berserk")]
+    Berserk,
     /// Engaged State (N4): in Silhouette contact with an enemy, a trooper may only declare CC
     /// Attack, Dodge, Idle and Reset, and traces no LoF outside its Close Combat.
     #[serde(rename = "Engaged State")]
@@ -149,6 +153,7 @@ impl Rule {
             Rule::Jump => "Jump",
             Rule::GeneralMovement => "General Movement Rules",
             Rule::Stealth => "Stealth",
+            Rule::Berserk => "Berserk",
             Rule::EngagedState => "Engaged State",
             Rule::Deployment => "Deployment Phase",
             Rule::BadInput => "Bad input",
@@ -183,6 +188,7 @@ pub const DEPLOYMENT_ZONE_SLACK_IN: f64 = 1e-9;
 const CAUTIOUS_MOVEMENT: &str = "cautious_movement";
 /// The Jump skill's id.
 const JUMP: &str = "jump";
+const BERSERK: &str = "berserk";
 
 /// How much longer than the skill allows a route may measure and still be accepted, inches:
 /// only the rounding of adding up its legs — "up to" the MOV value means up to it.
@@ -2355,6 +2361,16 @@ impl Game {
                 return reject(Rule::StructureOfAnOrder, format!("{id} is not a Hacker"));
             }
         }
+        // N4 Berserk is a Special Skill; in a Fireteam "only the Troops with Berserk will perform
+        // the Skill, the rest will perform an Idle" (N4 FAQ 1.0).
+        if skill.id == BERSERK
+            && !order.troopers.iter().any(|id| self.trooper(id).is_some_and(|t| t.has(Ability::Berserk)))
+        {
+            return reject(
+                Rule::Berserk,
+                format!("{} has no Berserk: it is a Special Skill of troopers that have it", order.troopers.join(", ")),
+            );
+        }
         // Cautious Movement's Requirement (N4): declared outside every enemy's LoF and ZoC; a
         // Stealth trooper may declare it inside enemies' ZoC (N4 Stealth).
         if skill.id == CAUTIOUS_MOVEMENT {
@@ -2389,6 +2405,33 @@ impl Game {
                 format!("{} is not a movement skill; it takes no route", skill.name),
             );
         }
+        // N4 Berserk: "The target must be within the user's LoF when this CC Special Skill is
+        // declared" — one target, seen from where the troopers stand before they move.
+        let berserk = skill.id == BERSERK;
+        let berserk_target = if berserk {
+            let [target] = d.targets.as_slice() else {
+                return reject(
+                    Rule::Berserk,
+                    format!("Berserk names one target, the enemy it charges ({} named)", d.targets.len()),
+                );
+            };
+            let ti = self.index(target)?;
+            if !self.troopers[ti].on_table() {
+                return reject(Rule::BadInput, format!("{target} is not on the table"));
+            }
+            if !self.order_has_lof_to(ti)? {
+                return reject(
+                    Rule::Berserk,
+                    format!(
+                        "no activated trooper has LoF to {target}: Berserk's target is in the user's LoF when it is \
+                         declared"
+                    ),
+                );
+            }
+            Some(ti)
+        } else {
+            None
+        };
         let mut paths = order.paths.clone();
         let mut moved: Vec<Moved> = Vec::new();
         for m in &d.moves {
@@ -2400,6 +2443,15 @@ impl Game {
             }
             if m.route.is_empty() {
                 return reject(Rule::BadInput, format!("an empty route for {}", m.trooper));
+            }
+            if berserk && self.trooper(&m.trooper).is_some_and(|t| !t.has(Ability::Berserk)) {
+                return reject(
+                    Rule::Berserk,
+                    format!(
+                        "{} has no Berserk: the troopers without it perform an Idle (N4 FAQ 1.0), so it takes no route",
+                        m.trooper
+                    ),
+                );
             }
             if skill.id == JUMP
                 && skill.kind != SkillKind::EntireOrder
@@ -2463,6 +2515,9 @@ impl Game {
         }
         self.check_route_bases(skill, &moved)?;
         self.check_landings(skill, &moved)?;
+        if let Some(ti) = berserk_target {
+            self.check_berserk_contact(&order, &moved, ti)?;
+        }
         for id in &order.troopers {
             if self.trooper(id).is_some_and(|t| t.position.is_none()) {
                 return reject(
@@ -2512,7 +2567,8 @@ impl Game {
                     );
                 }
             }
-            if skill.needs_lof && !self.order_has_lof_to(ti)? {
+            // (Berserk's target was checked before anyone moved.)
+            if skill.needs_lof && !berserk && !self.order_has_lof_to(ti)? {
                 return reject(
                     Rule::LineOfFire,
                     format!("no activated trooper has LoF to {target} (LoF Requirements are checked when declaring)"),
@@ -2537,6 +2593,44 @@ impl Game {
             o.eligible_1 = eligible;
             o.hidden_1 = hidden;
             o.step = OrderStep::AroWindow1;
+        }
+        Ok(())
+    }
+
+    /// N4 Berserk: the Move goes "to reach Silhouette contact with the target" — every Berserk
+    /// trooper that moves ends in contact with target `ti`, and one trooper with Berserk stands in
+    /// contact with it at the end (one already Engaged with it may charge without moving: Berserk
+    /// may be declared while Engaged, N4 Errata).
+    fn check_berserk_contact(&self, order: &Activation, moved: &[Moved], ti: usize) -> Result<(), Rejection> {
+        let target = &self.troopers[ti].id;
+        let gap = |i: usize| -> f64 {
+            match (self.troopers[i].body(), self.troopers[ti].body()) {
+                (Some(a), Some(b)) => distance(&a, &b),
+                _ => f64::INFINITY,
+            }
+        };
+        for (i, _, _) in moved {
+            if !self.close_combat(*i).contains(&ti) {
+                return reject(
+                    Rule::Berserk,
+                    format!(
+                        "{}'s Berserk Move ends {:.2}\" from {target}: it moves into Silhouette contact with its target",
+                        self.troopers[*i].id,
+                        gap(*i)
+                    ),
+                );
+            }
+        }
+        let reaches = order.troopers.iter().any(|id| {
+            self.index(id).is_ok_and(|i| self.troopers[i].has(Ability::Berserk) && self.close_combat(i).contains(&ti))
+        });
+        if !reaches {
+            return reject(
+                Rule::Berserk,
+                format!(
+                    "no trooper with Berserk reaches Silhouette contact with {target}: give its Move a route to it"
+                ),
+            );
         }
         Ok(())
     }
@@ -2646,6 +2740,15 @@ impl Game {
                     ),
                 ))
             }
+            (Reach::BothMov, Some(m)) => Some((
+                Rule::Berserk,
+                m[0] + m[1],
+                format!(
+                    "in its Berserk Move; its MOV is {}, so at most both values together, {}\"",
+                    mov_text(m),
+                    inches(m[0] + m[1])
+                ),
+            )),
             (Reach::FirstMov, Some(m)) => Some((
                 Rule::CautiousMovement,
                 m[0],

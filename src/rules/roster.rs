@@ -63,11 +63,14 @@ pub enum Ability {
     SuperJump,
     /// Climbing Plus (N4): its Move goes up and down vertical surfaces as over level ground.
     ClimbingPlus,
+    /// Berserk (N4, a CC Special Skill): it may declare the Entire Order Berserk, a Move of both
+    /// MOV values together into Silhouette contact with the target, then a CC Attack.
+    Berserk,
 }
 
 impl Ability {
     /// Every ability, in the order the setup format lists them.
-    pub const ALL: [Ability; 14] = [
+    pub const ALL: [Ability; 15] = [
         Ability::Lieutenant,
         Ability::Nco,
         Ability::TacticalAwareness,
@@ -82,6 +85,7 @@ impl Ability {
         Ability::Stealth,
         Ability::SuperJump,
         Ability::ClimbingPlus,
+        Ability::Berserk,
     ];
 }
 
@@ -564,6 +568,7 @@ mod tests {
                 Ability::Stealth => 11,
                 Ability::SuperJump => 12,
                 Ability::ClimbingPlus => 13,
+                Ability::Berserk => 14,
             }
         }
         for (i, a) in Ability::ALL.into_iter().enumerate() {

@@ -47,6 +47,9 @@ pub enum Reach {
     /// Up to the first MOV value, over the table and up or down together, measured as N4 FAQ 1.3
     /// has it ([`crate::geometry::leap_length`]; Climb and Jump, ✅ N4 Climb and Jump).
     Leap,
+    /// Up to both MOV values added together (Berserk, ✅ N4 Berserk: "The Move can be as far as
+    /// both values of his MOV Attribute added together").
+    BothMov,
 }
 
 /// One skill of the catalogue.
@@ -78,7 +81,7 @@ pub struct Skill {
     pub in_retreat: bool,
     /// Allowed while Engaged (N4 Engaged State, PDF 2.1: "can only declare Berserk, CC Attack,
     /// Dodge, Idle, Reset, and Skills that specify that they can be used in Close Combat or in
-    /// Engaged State"; of the catalogue, CC Attack, Dodge, Idle and Reset).
+    /// Engaged State"; of the catalogue, Berserk, CC Attack, Dodge, Idle and Reset).
     pub when_engaged: bool,
     /// How sure the row is.
     pub confidence: Confidence,
@@ -163,6 +166,11 @@ pub const CATALOGUE: &[Skill] = &[
     // An Entire Order: N4 Super-Jump "alters the user's Jump Skill from an Entire Order Skill to a
     // Short Movement Skill" (for its users, `Game::as_declared`).
     unsure(over_obstacles(moving(skill("jump", "Jump", EntireOrder, false, false), Reach::Leap)), Confidence::Inferred),
+    // N4 Berserk (a CC Special Skill, <https://infinitythewiki.com/index.php?title=Berserk&diff=2122&oldid=2053>,
+    // the N4 text; PDF 2.1 adds the CC Attack label): an Entire Order of Move + CC Attack; its
+    // target in LoF when declared; allowed while Engaged (N4 Engaged State, PDF 2.1, and its
+    // Errata). For troopers with the ability (`Game::declarable`).
+    in_close_combat(attack(moving(skill("berserk", "Berserk", EntireOrder, false, true), Reach::BothMov))),
     attack(skill("intuitive_attack", "Intuitive Attack", EntireOrder, false, false)),
     attack(skill("speculative_attack", "Speculative Attack", EntireOrder, false, false)),
     unsure(skill("suppressive_fire", "Suppressive Fire", EntireOrder, false, false), Confidence::Unconfirmed),
