@@ -1363,6 +1363,47 @@ fn a_berserk_charge_is_drafted_with_its_route_and_target_and_ends_in_close_comba
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A BS Attack on an enemy in Close Combat with the attacker's ally: the panel names the ally and
+/// the MOD the dice take (N4 Engaged State's "BS Attack against a Close Combat",
+/// `BS_INTO_CLOSE_COMBAT_MOD`); on an enemy not in Close Combat, nothing.
+#[test]
+fn a_bs_attack_into_a_close_combat_says_the_mod_and_who_a_miss_may_hit() {
+    use egui::accesskit::Role;
+    let dir = fresh_dir("into-cc");
+    let path = dir.join("game.jsonl");
+    let at = |x: f64, y: f64, facing: f64| serde_json::json!({"x": x, "y": y, "facing": facing});
+    let s2 =
+        |id: &str, p: serde_json::Value| serde_json::json!({"id": id, "silhouette": 2, "points": 10, "position": p});
+    let mut a_lt = s2("a_lt", at(2.0, 46.0, 0.0));
+    a_lt["abilities"] = serde_json::json!(["lieutenant"]);
+    let mut b_lt = s2("b_lt", at(46.0, 46.0, 90.0));
+    b_lt["abilities"] = serde_json::json!(["lieutenant"]);
+    let setup: sightline::rules::Setup = serde_json::from_value(serde_json::json!({
+        "first": "A",
+        "armies": {
+            "A": {"groups": [{"troopers": [a_lt, s2("a1", at(10.0, 10.0, 0.0)), s2("a2", at(16.0 + 25.0 / 25.4, 10.0, 180.0))]}]},
+            "B": {"groups": [{"troopers": [b_lt, s2("b1", at(16.0, 10.0, 0.0)), s2("b2", at(16.0, 16.0, 180.0))]}]}
+        }
+    }))
+    .expect("setup");
+    sightline::app::game_session::GameSession::create(&path, &setup).expect("game created");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
+    h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
+    h.run();
+    h.get_by_label("BS Attack").click();
+    h.run();
+    // b2, not in Close Combat: no note.
+    h.query_all_by_label("b2").next().expect("a target box").click();
+    h.run();
+    assert!(h.query_by_label_contains("in Close Combat with").is_none(), "b2 is in no Close Combat");
+    h.query_all_by_label("b1").next().expect("a target box").click();
+    h.run();
+    h.get_by_label("b1 is in Close Combat with a2: BS Attack into a Close Combat, -6 to BS for each ally in it (-6); a missed shot may hit a2");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Tracing the table's terrain in the app (outside a game): a 10" piece traced between a5-bike
 /// and b4-hacker blocks the LoF between them; a piece drawn over a trooper is refused naming it;
 /// a piece is taken away again; the table saved as a scene file reads back as the table in view.

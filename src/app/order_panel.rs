@@ -906,6 +906,11 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
         ui.label("Targets:");
         let mine = game.active();
         pick_troopers(ui, game.troopers().iter().filter(|t| t.side != mine && t.on_table()), &mut draft.targets);
+        for target in &draft.targets {
+            if let Some(note) = into_close_combat_note(game, skill.id, target) {
+                ui.label(note);
+            }
+        }
     }
     if skill.attack {
         ui.label("Under a Template it places:");
@@ -1009,9 +1014,34 @@ fn aro_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut OrderD
                 .response
                 .labelled_by(label.id);
         });
+        if let Some(note) = into_close_combat_note(game, skill, target) {
+            ui.label(note);
+        }
         let aro = AroDeclaration { trooper: id.clone(), skill: skill.clone(), target: target.clone() };
         play_button(ui, game, format!("Declare ARO of {id}"), "", Event::DeclareAro(aro), true, commands);
     }
+}
+
+/// A BS Attack on a trooper in Close Combat with the attacker's allies (N4 Engaged State: "the BS
+/// Attack against a Close Combat rule must be applied"): what the dice will have to take into
+/// account, in words ("b1 is in Close Combat with a2: BS Attack into a Close Combat, −6 to BS for
+/// each ally in it (−6); a missed shot may hit a2"). `None` for any other skill or target.
+pub fn into_close_combat_note(game: &Game, skill_id: &str, target: &str) -> Option<String> {
+    if skill_id != "bs_attack" {
+        return None;
+    }
+    // Those in Silhouette contact with the target are its enemies: the attacker's allies.
+    let allies = game.close_combat_of(target);
+    if allies.is_empty() {
+        return None;
+    }
+    let each = crate::rules::assumptions::BS_INTO_CLOSE_COMBAT_MOD;
+    let total = each * allies.len() as i32;
+    let who = allies.join(", ");
+    Some(format!(
+        "{target} is in Close Combat with {who}: BS Attack into a Close Combat, {each:+} to BS for each ally in it \
+         ({total:+}); a missed shot may hit {who}"
+    ))
 }
 
 fn resolve_ui(ui: &mut egui::Ui, game: &Game, draft: &mut OrderDraft, commands: &mut Vec<Command>, heading: &str) {

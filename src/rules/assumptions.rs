@@ -16,6 +16,13 @@ pub const DODGE_MOVE_IN: f64 = 2.0;
 /// cannot react, so by default it does not; set to `true` to count every enemy on the table.
 pub const NULL_ENEMIES_WATCH: bool = false;
 
+/// `BS_INTO_CLOSE_COMBAT_MOD` (N4 Engaged State, ✅: "By declaring BS Attack on a Trooper in
+/// Engaged State, the BS Attack against a Close Combat rule must be applied"; the rule's own N4
+/// text is cut short in the sources at hand, <https://infinitythewiki.com/index.php?title=BS_Attack&diff=396&oldid=395>;
+/// N3 and N5 both give −6): the MOD to BS for each of the attacker's allies in that Close Combat.
+/// Dice are the players'; the app says the MOD and who a missed shot may hit.
+pub const BS_INTO_CLOSE_COMBAT_MOD: i32 = -6;
+
 /// Number of Game Rounds (digest §8, ✅).
 pub const ROUNDS: u32 = 3;
 
