@@ -719,10 +719,8 @@ impl SightlineApp {
         // Off the table, and its player's to place now (the Deployment Phase's steps).
         let due = |t: &&crate::rules::TrooperState| !t.on_table() && alive(t) && game.deployment_allows(&t.id);
         // A Controller's Peripherals are deployed at the same time (N4 Peripheral): they come next.
-        let root = game.trooper(&id).map(|t| t.peripheral_of.clone().unwrap_or_else(|| t.id.clone()));
-        let mate = |t: &&crate::rules::TrooperState| {
-            root.as_deref().is_some_and(|r| t.id == r || t.peripheral_of.as_deref() == Some(r))
-        };
+        let root = game.trooper(&id).map(|t| t.unit_root());
+        let mate = |t: &&crate::rules::TrooperState| Some(t.unit_root()) == root;
         let next = if game.deployment_step().is_some() {
             troopers
                 .iter()

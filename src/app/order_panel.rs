@@ -516,14 +516,13 @@ pub fn deployment_step_text(game: &Game) -> Option<String> {
     };
     // `to_place` counts a Controller with its Peripherals as one (N4 Peripheral): say so where it
     // makes the count differ from the troopers listed as off the table.
-    let off = game.troopers().iter().filter(|t| t.side == d.side && !t.on_table() && !t.is(State::Dead)).count();
-    let count = if off as u32 == d.to_place {
-        format!("{off} off the table")
+    let count = if d.off_table == d.to_place {
+        format!("{} off the table", d.off_table)
     } else {
         format!(
-            "{off} off the table, {} to place: a Controller and its Peripherals are placed together and count as \
+            "{} off the table, {} to place: a Controller and its Peripherals are placed together and count as \
              one, N4 Peripheral",
-            d.to_place
+            d.off_table, d.to_place
         )
     };
     Some(format!("Step {} of 4: {now} ({count}). {next}", d.number))

@@ -680,6 +680,13 @@ pub struct TrooperState {
 }
 
 impl TrooperState {
+    /// The id its deployment unit goes by (N4 Peripheral: "Peripherals are deployed on the game
+    /// table at the same time as their Controller"): its Controller's, for a Peripheral; its own
+    /// otherwise.
+    pub fn unit_root(&self) -> &str {
+        self.peripheral_of.as_deref().unwrap_or(&self.id)
+    }
+
     /// Why it cannot be part of a Fireteam now, if it cannot: digest §7 "Fireteam Integrity" —
     /// a trooper that is in Isolated or a Null state (case 1), a marker state (case 5) or
     /// Suppressive Fire (case 6) is not a member.
@@ -787,6 +794,8 @@ pub struct DeploymentStep {
     /// Troopers of `side` still off the table (and not Dead), a Controller with its Peripherals
     /// counting as one.
     pub to_place: u32,
+    /// Troopers of `side` still off the table (and not Dead), each counted.
+    pub off_table: u32,
 }
 
 /// Where the Deployment Phase is, when the setup says who deploys first
@@ -1097,6 +1106,7 @@ impl Game {
             side,
             held_back: self.deployment.held_back,
             to_place: self.to_place(side),
+            off_table: self.off_table(side),
         })
     }
 
@@ -1530,11 +1540,8 @@ impl Game {
     /// <https://infinitythewiki.com/index.php?title=Peripheral&diff=cur&oldid=2444>): a Controller
     /// and its Peripherals, or a trooper alone; Dead troopers left out.
     fn deployment_unit(&self, i: usize) -> impl Iterator<Item = &TrooperState> {
-        let root = self.troopers[i].peripheral_of.clone().unwrap_or_else(|| self.troopers[i].id.clone());
-        self.troopers
-            .iter()
-            .filter(move |t| t.id == root || t.peripheral_of.as_deref() == Some(root.as_str()))
-            .filter(|t| !t.is(State::Dead))
+        let root = self.troopers[i].unit_root();
+        self.troopers.iter().filter(move |t| t.unit_root() == root && !t.is(State::Dead))
     }
 
     /// The ids of the troopers of trooper `i`'s deployment unit that are still off the table.
@@ -1573,14 +1580,20 @@ impl Game {
     /// `side`'s deployment units with a trooper off the table (and not Dead): still to be placed,
     /// a Controller with its Peripherals counting as one ([`Game::deployment_unit`]).
     fn to_place(&self, side: Side) -> u32 {
-        let mut units: Vec<&str> = Vec::new();
-        for t in self.troopers.iter().filter(|t| t.side == side && t.position.is_none() && !t.is(State::Dead)) {
-            let root = t.peripheral_of.as_deref().unwrap_or(&t.id);
-            if !units.contains(&root) {
-                units.push(root);
-            }
-        }
+        let mut units: Vec<&str> = self.still_off(side).map(TrooperState::unit_root).collect();
+        units.sort_unstable();
+        units.dedup();
         units.len() as u32
+    }
+
+    /// `side`'s troopers off the table (and not Dead), each counted.
+    fn off_table(&self, side: Side) -> u32 {
+        self.still_off(side).count() as u32
+    }
+
+    /// `side`'s troopers off the table and not Dead: still to be placed.
+    fn still_off(&self, side: Side) -> impl Iterator<Item = &TrooperState> {
+        self.troopers.iter().filter(move |t| t.side == side && t.position.is_none() && !t.is(State::Dead))
     }
 
     /// `side`'s deployment units wholly off the table: those it may keep back (one partly placed
@@ -1714,10 +1727,7 @@ impl Game {
                          tag its Models, or end the step if {placer:?} keeps troopers off the table",
                         self.deployment.step + 1,
                         self.step_task(placer),
-                        self.troopers
-                            .iter()
-                            .filter(|t| t.side == placer && t.position.is_none() && !t.is(State::Dead))
-                            .count()
+                        self.off_table(placer)
                     ),
                 );
             }
@@ -2444,28 +2454,8 @@ impl Game {
             if m.route.is_empty() {
                 return reject(Rule::BadInput, format!("an empty route for {}", m.trooper));
             }
-            if berserk && self.trooper(&m.trooper).is_some_and(|t| !t.has(Ability::Berserk)) {
-                return reject(
-                    Rule::Berserk,
-                    format!(
-                        "{} has no Berserk: the troopers without it perform an Idle (N4 FAQ 1.0), so it takes no route",
-                        m.trooper
-                    ),
-                );
-            }
-            if skill.id == JUMP
-                && skill.kind != SkillKind::EntireOrder
-                && self.trooper(&m.trooper).is_some_and(|t| !t.has(Ability::SuperJump))
-            {
-                return reject(
-                    Rule::Jump,
-                    format!(
-                        "{} has no Super-Jump: in a Jump declared as a Short Skill the troopers without it perform \
-                         an Idle instead (N4 Super-Jump FAQ), so it takes no route; declare the Jump as an Entire \
-                         Order for all of them to jump",
-                        m.trooper
-                    ),
-                );
+            if let Some((rule, why)) = self.idles_in(skill, &m.trooper) {
+                return reject(rule, format!("{} {why}", m.trooper));
             }
             for (k, &(x, y)) in m.route.iter().enumerate() {
                 if !(x.is_finite() && y.is_finite())
@@ -2595,6 +2585,29 @@ impl Game {
             o.step = OrderStep::AroWindow1;
         }
         Ok(())
+    }
+
+    /// Whether trooper `id`, activated by an Order declaring `skill` (as declared), performs an
+    /// Idle instead while the others perform it, and so takes no route — the rule and why: a Jump
+    /// declared as a Short Skill by troopers without Super-Jump (N4 Super-Jump FAQ), Berserk by
+    /// troopers without it (N4 FAQ 1.0, Fireteams).
+    fn idles_in(&self, skill: &skills::Skill, id: &str) -> Option<(Rule, &'static str)> {
+        let lacks = |a: Ability| self.trooper(id).is_some_and(|t| !t.has(a));
+        if skill.id == BERSERK && lacks(Ability::Berserk) {
+            Some((
+                Rule::Berserk,
+                "has no Berserk: the troopers without it perform an Idle (N4 FAQ 1.0), so it takes no route",
+            ))
+        } else if skill.id == JUMP && skill.kind != SkillKind::EntireOrder && lacks(Ability::SuperJump) {
+            Some((
+                Rule::Jump,
+                "has no Super-Jump: in a Jump declared as a Short Skill the troopers without it perform an Idle \
+                 instead (N4 Super-Jump FAQ), so it takes no route; declare the Jump as an Entire Order for all of \
+                 them to jump",
+            ))
+        } else {
+            None
+        }
     }
 
     /// N4 Berserk: the Move goes "to reach Silhouette contact with the target" — every Berserk
