@@ -902,6 +902,43 @@ fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A Deployment Skill in the app: an impersonator tagged inside the enemy's Deployment Zone is
+/// taken, and the message names the WIP Roll it needs there (N4 Impersonation); tagged against
+/// an enemy's base it is refused, whatever its skill, and nothing refused is written.
+#[test]
+fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_in_contact() {
+    use sightline::app::Command;
+    use sightline::geometry::{Silhouette, TablePoint};
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "impersonation");
+    let text = std::fs::read_to_string(&path).expect("header");
+    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+    header["setup"]["deployment_zones"] =
+        serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
+    header["setup"]["armies"]["A"]["groups"][0]["troopers"][1]["abilities"] = serde_json::json!(["impersonation"]);
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    let before = saved_events(&path);
+    // Beside b_lt (at 46, 46): refused.
+    let r = Silhouette::S2.radius_in();
+    h.state_mut().command(Command::DeployAt(TablePoint::new(46.0 - 2.0 * r - 0.05, 46.0), 0.0));
+    h.run();
+    h.get_by_label_contains("Refused — Deployment Phase: a1 would be deployed in contact with b_lt");
+    assert_eq!(saved_events(&path), before, "the refused tag is not written");
+    // Inside B's zone, clear of b_lt: taken, with the Roll it needs.
+    h.state_mut().command(Command::DeployAt(TablePoint::new(30.0, 10.0), 0.0));
+    h.run();
+    h.get_by_label_contains(
+        "a1 stands inside B's Deployment Zone: Impersonation deploys there only by passing a Normal WIP Roll",
+    );
+    assert_eq!(saved_events(&path).len(), before.len() + 1, "tagged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Select all of the text box `label` and type `text` over it.
 fn retype(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
     use egui::accesskit::Role;

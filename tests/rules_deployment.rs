@@ -432,3 +432,134 @@ mod random {
         }
     }
 }
+
+/// Standard 12"-deep Deployment Zones along the two table edges: A's at y 0–12, B's at y 36–48.
+fn zones(mut s: Value) -> Value {
+    s["deployment_zones"] =
+        json!({"A": [[0, 0], [48, 0], [48, 12], [0, 12]], "B": [[0, 36], [48, 36], [48, 48], [0, 48]]});
+    s
+}
+
+fn at(id: &str, x: f64, y: f64) -> Value {
+    json!({"type": "deploy", "trooper": id, "x": x, "y": y, "facing": 90})
+}
+
+/// An S2 base's radius (25 mm), inches.
+fn r() -> f64 {
+    sightline::geometry::Silhouette::S2.radius_in()
+}
+
+/// N4 Deployment Skills: Forward Deployment (+4", +8") reaches that far beyond the Deployment
+/// Zone and no farther; Impersonation anywhere but the enemy zone, and inside it only by a WIP
+/// Roll the app names; Infiltration (assumption) its own half freely, the enemy half by a PH-3
+/// Roll, never the enemy zone; `deploys_outside_zone` is not checked. And whatever the skill, no
+/// trooper is deployed in contact with an enemy.
+#[test]
+fn deployment_skills_reach_as_far_as_n4_says_and_no_trooper_deploys_in_contact_with_an_enemy() {
+    let off =
+        |id: &str, abilities: Value| with(t(id, 0.0, 0.0, 0.0), json!({"position": null, "abilities": abilities}));
+    let s = zones(setup(
+        vec![vec![
+            lt(t("a_lt", 2.0, 2.0, 90.0)),
+            off("a1", json!([])),
+            off("a_fd4", json!(["forward_deployment_4"])),
+            off("a_fd8", json!(["forward_deployment_8"])),
+            off("a_imp", json!(["impersonation"])),
+            off("a_inf", json!(["infiltration"])),
+            off("a_x", json!(["deploys_outside_zone"])),
+        ]],
+        vec![vec![lt(t("b_lt", 40.0, 40.0, 270.0))]],
+        json!([]),
+    ));
+    let g = game(s);
+    let r = r();
+    // Without a skill: totally inside the own zone.
+    let e = no(&g, at("a1", 10.0, 14.0), Rule::Deployment);
+    assert!(e.reason.contains("troopers deploy totally inside their own"), "{}", e.reason);
+    // Forward Deployment: the whole base within 4" (8") of the zone.
+    for (id, inches) in [("a_fd4", 4.0), ("a_fd8", 8.0)] {
+        let edge = 12.0 + inches - r;
+        let placed = ok(&g, at(id, 10.0, edge));
+        assert_eq!(placed.deployment_roll(id), None);
+        let e = no(&g, at(id, 10.0, edge + 0.01), Rule::Deployment);
+        let says = format!(
+            "{id}'s base reaches {:.3}\" outside A's Deployment Zone: Forward Deployment (+{inches}\")",
+            inches + 0.01
+        );
+        assert!(e.reason.contains(&says), "{}", e.reason);
+        ok(&g, at(id, 30.0, 6.0));
+    }
+    // Impersonation: anywhere but B's zone; in it (even the base's edge) only by a WIP Roll.
+    let g1 = ok(&g, at("a_imp", 24.0, 30.0));
+    assert_eq!(g1.deployment_roll("a_imp"), None);
+    let g1 = ok(&g, at("a_imp", 24.0, 36.0 - r + 0.01));
+    let roll = g1.deployment_roll("a_imp").expect("a WIP Roll inside B's zone");
+    assert!(roll.contains("inside B's Deployment Zone") && roll.contains("WIP Roll"), "{roll}");
+    assert_eq!(ok(&g, at("a_imp", 24.0, 36.0 - r)).deployment_roll("a_imp"), None, "touching its edge from outside");
+    // Infiltration: A's half freely, B's half by a Roll, B's zone not at all.
+    let g1 = ok(&g, at("a_inf", 24.0, 24.0 - r));
+    assert_eq!(g1.deployment_roll("a_inf"), None);
+    let g1 = ok(&g, at("a_inf", 24.0, 24.5));
+    let roll = g1.deployment_roll("a_inf").expect("a Roll in B's half");
+    assert!(roll.contains("B's half of the table") && roll.contains("PH-3"), "{roll}");
+    let e = no(&g, at("a_inf", 24.0, 37.0), Rule::Deployment);
+    assert!(e.reason.contains("not inside the enemy Deployment Zone"), "{}", e.reason);
+    // A skill sightline does not check: anywhere.
+    assert_eq!(ok(&g, at("a_x", 24.0, 44.0)).deployment_roll("a_x"), None);
+    // Never in contact with an enemy, whatever the skill: b_lt's base and a_x's one 0.05" apart.
+    let beside = 40.0 - 2.0 * r - 0.05;
+    let e = no(&g, at("a_x", beside, 40.0), Rule::Deployment);
+    assert!(e.reason.contains("a_x would be deployed in contact with b_lt"), "{}", e.reason);
+    ok(&g, at("a_x", beside - 0.1, 40.0));
+    // Nor moved into contact by a second tag.
+    let g1 = ok(&g, at("a_x", 30.0, 40.0));
+    no(&g1, at("a_x", beside, 40.0), Rule::Deployment);
+}
+
+/// N4 Strategic Deployment: its owner, deployed first of its Fireteam and as its Team Leader,
+/// deploys as if it had Forward Deployment (+4"), and then so does the rest of the Fireteam. A
+/// member placed before the leader breaks it, for the leader and every member after; a member
+/// with the skill whose leader lacks it gains nothing.
+#[test]
+fn strategic_deployment_takes_the_team_leader_first_and_then_its_fireteam_4_inches_forward() {
+    let off =
+        |id: &str, abilities: Value| with(t(id, 0.0, 0.0, 0.0), json!({"position": null, "abilities": abilities}));
+    let build = |leader: &str| {
+        let s = zones(setup(
+            vec![vec![
+                lt(t("a_lt", 2.0, 2.0, 90.0)),
+                off("a_sd", json!(["strategic_deployment"])),
+                off("a_m1", json!([])),
+                off("a_m2", json!([])),
+            ]],
+            vec![vec![lt(t("b_lt", 40.0, 40.0, 270.0))]],
+            json!([]),
+        ));
+        let members = json!(["a_sd", "a_m1", "a_m2"]);
+        game(fireteams(s, "A", json!([{"id": "ft", "kind": "haris", "leader": leader, "members": members}])))
+    };
+    let r = r();
+    let fwd = 16.0 - r; // 4" beyond A's zone, the base's far edge on the limit
+    // The leader first, 4" forward; then the members.
+    let g = build("a_sd");
+    let e = no(&g, at("a_m1", 12.0, fwd), Rule::Deployment);
+    assert!(e.reason.contains("a_sd deploys first of ft"), "{}", e.reason);
+    let g1 = ok(&g, at("a_sd", 10.0, fwd));
+    let g2 = ok(&g1, at("a_m1", 12.0, fwd));
+    no(&g2, at("a_m2", 14.0, fwd + 0.01), Rule::Deployment);
+    let g3 = ok(&g2, at("a_m2", 14.0, fwd));
+    ok(&g3, json!({"type": "order_count"}));
+    // A member placed first, inside the zone: then neither the leader nor the others go forward.
+    let g1 = ok(&g, at("a_m1", 12.0, 6.0));
+    let e = no(&g1, at("a_sd", 10.0, fwd), Rule::Deployment);
+    assert!(e.reason.contains("a_m1 was deployed before it"), "{}", e.reason);
+    let g2 = ok(&g1, at("a_sd", 10.0, 6.0));
+    no(&g2, at("a_m2", 14.0, fwd), Rule::Deployment);
+    // Re-tagging the leader later keeps its place in the order.
+    let g1 = ok(&ok(&g, at("a_sd", 10.0, 6.0)), at("a_m1", 12.0, fwd));
+    ok(&g1, at("a_sd", 10.0, fwd));
+    // The skill on a member that does not lead: nothing.
+    let g = build("a_m1");
+    let e = no(&g, at("a_sd", 10.0, fwd), Rule::Deployment);
+    assert!(e.reason.contains("a_sd has Strategic Deployment but ft's Team Leader is a_m1"), "{}", e.reason);
+}

@@ -281,8 +281,9 @@ fn deployment_tags_troopers_where_they_stand_until_the_first_order_count() {
 
 /// N4 Initiative and Deployment: each player places their troopers totally inside their own
 /// Deployment Zone ("Totally Inside": the whole Silhouette, here the whole base) — when the setup
-/// sets the zones (the mission does). A trooper with a skill that deploys outside it
-/// (`deploys_outside_zone`: Infiltration, Forward Deployment …) is not held to it. The setup's
+/// sets the zones (the mission does). A trooper with a skill that deploys outside it and that
+/// sightline does not check (`deploys_outside_zone`: Mechanized Deployment …) is not held to it
+/// (the skills it checks: rules_deployment.rs). The setup's
 /// own positions are held to it too, and a zone that is no area is refused, naming the field.
 #[test]
 fn deployment_is_totally_inside_the_players_own_zone_when_the_setup_sets_zones() {

@@ -418,7 +418,16 @@ impl SightlineApp {
                         {
                             self.draft.typed = (p.x, p.y);
                         }
-                        Ok(format!("{} — saved", order_panel::event_text(&event)))
+                        // A place a Deployment Skill reaches only by a Roll: say which Roll.
+                        let roll = match &event {
+                            crate::rules::Event::Deploy { trooper, .. } => game.game().deployment_roll(trooper),
+                            _ => None,
+                        };
+                        let saved = format!("{} — saved", order_panel::event_text(&event));
+                        Ok(match roll {
+                            Some(r) => format!("{saved}. {r}"),
+                            None => saved,
+                        })
                     }
                     Err(e) => Err(e),
                 });

@@ -230,6 +230,8 @@ pub(super) fn ability_label(a: Ability) -> String {
         Ability::Rem => "REM".into(),
         Ability::IgnoresRetreat => "ignores Retreat!".into(),
         Ability::SuperJump => "super-jump".into(),
+        Ability::ForwardDeployment4 => "forward deployment (+4\")".into(),
+        Ability::ForwardDeployment8 => "forward deployment (+8\")".into(),
         other => words(&other),
     }
 }
@@ -248,8 +250,22 @@ fn ability_hover(a: Ability) -> &'static str {
         Ability::IgnoresRetreat => "Courage, Religious Troop or the like: ignores Retreat!",
         Ability::Rem => "A REM: cannot be appointed Lieutenant",
         Ability::DeploysOutsideZone => {
-            "Infiltration, Forward Deployment, Impersonation, Mechanized Deployment …: not held to its \
-             Deployment Zone (where its skill lets it deploy is not checked)"
+            "Mechanized Deployment, Hidden Deployment or another Deployment Skill not listed here: not held \
+             to its Deployment Zone (where its skill lets it deploy is not checked)"
+        }
+        Ability::ForwardDeployment4 => "Forward Deployment (+4\"): may deploy up to 4\" beyond its Deployment Zone",
+        Ability::ForwardDeployment8 => "Forward Deployment (+8\"): may deploy up to 8\" beyond its Deployment Zone",
+        Ability::StrategicDeployment => {
+            "Strategic Deployment: deployed first of its Fireteam and as its Team Leader, it and then the rest \
+             of the Fireteam deploy as with Forward Deployment (+4\")"
+        }
+        Ability::Impersonation => {
+            "Impersonation: may deploy anywhere but the enemy Deployment Zone, and inside it by passing a WIP \
+             Roll"
+        }
+        Ability::Infiltration => {
+            "Infiltration: may deploy anywhere in its own half of the table, in the enemy half by passing a \
+             PH-3 Roll, not in the enemy Deployment Zone (assumption INFILTRATION_ENEMY_HALF_ROLL)"
         }
         Ability::Stealth => {
             "Stealth: moving (Short Movement Skill or Cautious Movement) inside an enemy's ZoC outside its \

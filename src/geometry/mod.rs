@@ -52,7 +52,10 @@ pub use scene::{
     StandingProblem, Table, standing_problem, table_side_problem,
 };
 pub use silhouette::Silhouette;
-pub use terrain::{LADDER_ON_EDGE_IN, MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, surface_height};
+pub use terrain::{
+    LADDER_ON_EDGE_IN, MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, base_overlaps_area,
+    surface_height,
+};
 pub use visibility::visibility_polygon;
 
 use serde::{Deserialize, Serialize};

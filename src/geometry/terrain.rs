@@ -281,6 +281,14 @@ pub fn base_outside_area(polygon: &[TablePoint], centre: TablePoint, r: f64) -> 
     }
 }
 
+/// Whether some part of a base of radius `r` centred at `centre` lies inside the area `polygon`
+/// (inches): its centre is inside, or the area's edge comes nearer the centre than `r` less
+/// `slack`. A base touching the edge from outside is not inside.
+pub fn base_overlaps_area(polygon: &[TablePoint], centre: TablePoint, r: f64, slack: f64) -> bool {
+    matches!(super::segment::locate(polygon, centre), super::segment::Where::Inside)
+        || super::segment::distance_to_outline(polygon, centre) < r - slack
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +312,11 @@ mod tests {
         assert_eq!(base_outside_area(&zone, p(10.0, 6.0), r), 0.0);
         assert_eq!(base_outside_area(&zone, p(10.0, 12.0 - r), r), 0.0, "touching the edge from within");
         assert!((base_outside_area(&zone, p(10.0, 11.5), r) - (r - 0.5)).abs() < 1e-12);
+        // Some of it inside: only when it is more than touching the edge from outside.
+        assert!(base_overlaps_area(&zone, p(10.0, 11.5), r, 1e-9));
+        assert!(base_overlaps_area(&zone, p(10.0, 12.0 + r - 0.01), r, 1e-9));
+        assert!(!base_overlaps_area(&zone, p(10.0, 12.0 + r), r, 1e-9), "touching from outside");
+        assert!(!base_overlaps_area(&zone, p(10.0, 20.0), r, 1e-9));
         assert!((base_outside_area(&zone, p(10.0, 13.0), r) - (r + 1.0)).abs() < 1e-12);
         // A concave zone, an L: a centre in the notch, one past an outer corner, and one inside
         // whose nearest edge point is the notch's corner.

@@ -119,3 +119,14 @@ pub const STEALTH_HIDES_FROM_HACKING_AREA: bool = false;
 /// vertical surfaces as if performing a normal Movement on a horizontal surface"): the skills that
 /// go up and down walls as over level ground — Move only (N5 adds Dodge).
 pub const CLIMBING_PLUS_SKILLS: &[&str] = &["move"];
+
+/// `INFILTRATION_ENEMY_HALF_ROLL` and `INFILTRATION_ENEMY_ZONE` (⚠️: N4 Initiative and
+/// Deployment names Infiltration among the skills that "place certain troops outside their
+/// Deployment Zones", but the skill's own N4 text is not in the sources at hand; this is its N3
+/// rule): a trooper with Infiltration deploys anywhere in its own half of the table; in the enemy
+/// half by passing this Roll (the players'; the app says it is needed); inside the enemy
+/// Deployment Zone only if `INFILTRATION_ENEMY_ZONE` is `true`. The halves are the table's, split
+/// across the line between the two Deployment Zones (at the middle of its width or depth).
+pub const INFILTRATION_ENEMY_HALF_ROLL: &str = "PH-3";
+/// See [`INFILTRATION_ENEMY_HALF_ROLL`].
+pub const INFILTRATION_ENEMY_ZONE: bool = false;

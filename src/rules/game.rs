@@ -772,6 +772,10 @@ pub struct Game {
     orders_this_turn: u32,
     strategic_used: bool,
     deployment: DeploymentSteps,
+    /// When each trooper was first placed on the table: 0 for those the setup places, then 1, 2 …
+    /// in the order `deploy` placed them; `None` while off the table (N4 Strategic Deployment
+    /// asks who of a Fireteam was deployed first).
+    placed_at: Vec<Option<u32>>,
     events: usize,
     calibration: Option<CalibrationSetup>,
 }
@@ -810,6 +814,50 @@ struct DeploymentSteps {
     last_placed: BySide<u32>,
     /// Whether the first-Turn player has made its Strategic Use (hold back one more).
     hold_back_used: bool,
+}
+
+/// One way a trooper may deploy beyond its Deployment Zone, from a Deployment Skill (N4).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DeploymentReach {
+    /// A skill whose limits are not checked ([`Ability::DeploysOutsideZone`]).
+    Unchecked,
+    /// Up to `inches` beyond the zone's limit (N4 Forward Deployment: "The number of inches that
+    /// those Troopers may deploy beyond their Deployment Zone appears between round brackets"):
+    /// every point of the base within that distance of the zone.
+    Beyond { inches: f64, skill: &'static str },
+    /// N4 Impersonation: "anywhere on the game table except for the enemy Deployment Zone", and
+    /// inside it "by making a WIP Roll".
+    Impersonation,
+    /// Infiltration (`INFILTRATION_ENEMY_HALF_ROLL`, ⚠️): the own half of the table; the enemy
+    /// half with a Roll; not the enemy zone.
+    Infiltration,
+}
+
+/// A player's half of the table for Infiltration (inches): the table cut in two across the line
+/// between the two Deployment Zones' centres — at the middle of its width when they lie further
+/// apart across it, of its depth otherwise — and the half with `own`'s centre. `None` when the
+/// zones share a centre.
+fn own_half(table: Table, own: &[TablePoint], enemy: &[TablePoint]) -> Option<Vec<TablePoint>> {
+    let centre = |z: &[TablePoint]| {
+        let n = z.len().max(1) as f64;
+        TablePoint::new(z.iter().map(|p| p.x).sum::<f64>() / n, z.iter().map(|p| p.y).sum::<f64>() / n)
+    };
+    let (a, b) = (centre(own), centre(enemy));
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if dx == 0.0 && dy == 0.0 {
+        return None;
+    }
+    let (w, d) = (table.width, table.depth);
+    let rect = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        vec![TablePoint::new(x0, y0), TablePoint::new(x1, y0), TablePoint::new(x1, y1), TablePoint::new(x0, y1)]
+    };
+    Some(if dx.abs() > dy.abs() {
+        if dx > 0.0 { rect(0.0, 0.0, w / 2.0, d) } else { rect(w / 2.0, 0.0, w, d) }
+    } else if dy > 0.0 {
+        rect(0.0, 0.0, w, d / 2.0)
+    } else {
+        rect(0.0, d / 2.0, w, d)
+    })
 }
 
 /// A point rounded to thousandths of an inch, for reasons people read.
@@ -866,6 +914,7 @@ impl Game {
                 .collect()
         };
         let pools = |side: Side| vec![0; setup.armies.get(side).groups.len()];
+        let placed_at = troopers.iter().map(|t| t.position.map(|_| 0)).collect();
         let mut game = Game {
             table: setup.table,
             terrain: Shared::new(terrain),
@@ -894,6 +943,7 @@ impl Game {
                 ..DeploymentSteps::default()
             },
             events: 0,
+            placed_at,
             calibration: setup.calibration.clone(),
             setup: Shared::new(setup),
         };
@@ -990,6 +1040,9 @@ impl Game {
         }
         if matches!(event, Event::Declare(_) | Event::Resolve { .. } | Event::Deploy { .. }) {
             g.check_standing(self)?;
+        }
+        if let Event::Deploy { trooper, .. } = event {
+            g.check_deployment_contact(g.index(trooper)?)?;
         }
         g.derive_engaged();
         if g.deployment_open() {
@@ -1448,6 +1501,10 @@ impl Game {
         let newly_placed = self.troopers[i].position.is_none();
         self.check_deployment_step(i)?;
         self.troopers[i].position = Some(Placement { x, y, facing, elevation });
+        if newly_placed {
+            let next = self.placed_at.iter().flatten().max().map_or(1, |n| n + 1);
+            self.placed_at[i] = Some(next);
+        }
         if let Some(why) = self.outside_deployment_zone(i) {
             return reject(Rule::Deployment, why);
         }
@@ -1689,24 +1746,197 @@ impl Game {
         Ok(())
     }
 
-    /// Why trooper `i`, where it stands, is not totally inside its player's Deployment Zone (N4
-    /// Initiative and Deployment: troopers are placed totally inside it; "Totally Inside": the
-    /// whole Silhouette, so the whole base), or `None` when it is, when the setup sets no zones,
-    /// or when the trooper may deploy outside it ([`Ability::DeploysOutsideZone`]).
+    /// N4 deployment ("Troopers cannot be deployed in contact with enemy and neutral Models,
+    /// Markers, or Tokens, or in contact with any mission objective, no matter the Special Skills
+    /// they have", the N4 Forward Deployment page, <https://infinitythewiki.com/index.php?title=Forward_Deployment&diff=prev&oldid=947>):
+    /// a `deploy` that leaves trooper `i` (standing where it may: [`Game::check_standing`]
+    /// first) in Silhouette contact (`SILHOUETTE_CONTACT_IN`) with an
+    /// enemy on the table, Model or marker, in any state, is refused. (Neutral Models and mission
+    /// objectives are not on sightline's table. A setup's own positions are not held to it: a
+    /// setup may start from a table in play.)
+    fn check_deployment_contact(&self, i: usize) -> Result<(), Rejection> {
+        let me = &self.troopers[i];
+        let Some(body) = me.body() else { return Ok(()) };
+        let touching = self.troopers.iter().enumerate().find(|&(k, o)| {
+            k != i
+                && o.side != me.side
+                && !o.is(State::Dead)
+                && o.body().is_some_and(|b| distance(&body, &b) <= assume::SILHOUETTE_CONTACT_IN)
+        });
+        match touching {
+            Some((_, o)) => reject(
+                Rule::Deployment,
+                format!(
+                    "{} would be deployed in contact with {} ({:?}'s): no trooper is deployed in contact with an \
+                     enemy Model or Marker, whatever its Special Skills (N4 Deployment)",
+                    me.id, o.id, o.side
+                ),
+            ),
+            None => Ok(()),
+        }
+    }
+
+    /// Why trooper `i` may not deploy where it stands, if it may not: outside what its Deployment
+    /// Zone and its Deployment Skills allow ([`Game::deployment_verdict`]), or `None`.
     fn outside_deployment_zone(&self, i: usize) -> Option<String> {
+        self.deployment_verdict(i)?.err()
+    }
+
+    /// Where trooper `i` stands against where it may deploy, when the setup sets Deployment Zones
+    /// (N4 Initiative and Deployment: troopers are placed totally inside their player's zone;
+    /// "Totally Inside": the whole Silhouette, so the whole base; "some Special Skills … allow
+    /// players to place certain troops outside their Deployment Zones"). Each way it may deploy
+    /// ([`Game::deployment_reaches`]) is tried: `Ok(None)` when one lets it stand there, `Ok(Some
+    /// (roll))` when one does only by passing a Roll (the players'; what it is and why), `Err(why)`
+    /// when none does. `None` without zones, off the table, or for a skill not checked.
+    fn deployment_verdict(&self, i: usize) -> Option<Result<Option<String>, String>> {
         let t = &self.troopers[i];
         let body = t.body()?;
-        if t.has(Ability::DeploysOutsideZone) {
-            return None;
+        let own = self.setup.deployment_zone(t.side).ok().flatten()?;
+        let enemy = self.setup.deployment_zone(opponent(t.side)).ok().flatten();
+        let (c, r) = (body.centre, body.radius());
+        let out = crate::geometry::base_outside_area(&own, c, r);
+        let (me, side, them) = (&t.id, t.side, opponent(t.side));
+        // Whether any part of the base is inside the enemy zone.
+        let in_enemy_zone =
+            enemy.as_ref().is_some_and(|z| crate::geometry::base_overlaps_area(z, c, r, DEPLOYMENT_ZONE_SLACK_IN));
+        let mut refusal = format!(
+            "{me}'s base reaches {out:.3}\" outside {side:?}'s Deployment Zone; troopers deploy totally inside their own"
+        );
+        let mut roll = None;
+        for reach in self.deployment_reaches(i) {
+            match reach {
+                DeploymentReach::Unchecked => return None,
+                DeploymentReach::Beyond { inches, skill } => {
+                    if out <= inches + DEPLOYMENT_ZONE_SLACK_IN {
+                        return Some(Ok(None));
+                    }
+                    refusal = format!(
+                        "{me}'s base reaches {out:.3}\" outside {side:?}'s Deployment Zone: {skill} lets it deploy up \
+                         to {inches}\" beyond it, no farther"
+                    );
+                }
+                DeploymentReach::Impersonation => {
+                    if !in_enemy_zone {
+                        return Some(Ok(None));
+                    }
+                    roll.get_or_insert(format!(
+                        "{me} stands inside {them:?}'s Deployment Zone: Impersonation deploys there only by passing a \
+                         Normal WIP Roll made once it is placed (N4 Impersonation); if it fails, a Dispersion Roll \
+                         moves it"
+                    ));
+                }
+                DeploymentReach::Infiltration => {
+                    let half = enemy.as_ref().and_then(|z| own_half(self.table, &own, z));
+                    let in_own_half =
+                        half.is_none_or(|h| crate::geometry::base_outside_area(&h, c, r) <= DEPLOYMENT_ZONE_SLACK_IN);
+                    if out <= DEPLOYMENT_ZONE_SLACK_IN || in_own_half {
+                        return Some(Ok(None));
+                    }
+                    if in_enemy_zone && !assume::INFILTRATION_ENEMY_ZONE {
+                        refusal = format!(
+                            "{me} stands inside {them:?}'s Deployment Zone: Infiltration deploys in the enemy half of \
+                             the table but not inside the enemy Deployment Zone (assumption INFILTRATION_ENEMY_ZONE)"
+                        );
+                        continue;
+                    }
+                    roll.get_or_insert(format!(
+                        "{me} stands in {them:?}'s half of the table: Infiltration deploys there only by passing a {} \
+                         Roll (assumption INFILTRATION_ENEMY_HALF_ROLL); if it fails, it deploys in {side:?}'s \
+                         Deployment Zone",
+                        assume::INFILTRATION_ENEMY_HALF_ROLL
+                    ));
+                }
+            }
         }
-        let zone = self.setup.deployment_zone(t.side).ok().flatten()?;
-        let out = crate::geometry::base_outside_area(&zone, body.centre, body.radius());
-        (out > DEPLOYMENT_ZONE_SLACK_IN).then(|| {
-            format!(
-                "{}'s base reaches {out:.3}\" outside {:?}'s Deployment Zone; troopers deploy totally inside their own",
-                t.id, t.side
-            )
-        })
+        if out <= DEPLOYMENT_ZONE_SLACK_IN {
+            return Some(Ok(None));
+        }
+        if let Some(Err(why)) = self.strategic_deployment(i) {
+            refusal = format!("{refusal} ({why})");
+        }
+        Some(roll.map(Some).ok_or(refusal))
+    }
+
+    /// The Roll trooper `id`'s place at deployment needs, if it needs one: a Deployment Skill lets
+    /// it stand there only by passing it (N4 Impersonation inside the enemy Deployment Zone;
+    /// Infiltration in the enemy half, `INFILTRATION_ENEMY_HALF_ROLL`). What the Roll is and what
+    /// a failure does; the dice are the players'.
+    pub fn deployment_roll(&self, id: &str) -> Option<String> {
+        let i = self.index(id).ok()?;
+        self.deployment_verdict(i)?.ok().flatten()
+    }
+
+    /// The ways trooper `i` may deploy beyond its Deployment Zone, from its Deployment Skills
+    /// (N4): Forward Deployment (+4" or +8"); Strategic Deployment, when it applies
+    /// ([`Game::strategic_deployment`]); Impersonation; Infiltration; and skills sightline
+    /// does not check ([`Ability::DeploysOutsideZone`]).
+    fn deployment_reaches(&self, i: usize) -> Vec<DeploymentReach> {
+        let t = &self.troopers[i];
+        let mut out = Vec::new();
+        if t.has(Ability::DeploysOutsideZone) {
+            out.push(DeploymentReach::Unchecked);
+        }
+        if t.has(Ability::Impersonation) {
+            out.push(DeploymentReach::Impersonation);
+        }
+        if t.has(Ability::Infiltration) {
+            out.push(DeploymentReach::Infiltration);
+        }
+        if t.has(Ability::ForwardDeployment8) {
+            out.push(DeploymentReach::Beyond { inches: 8.0, skill: "Forward Deployment (+8\")" });
+        }
+        if t.has(Ability::ForwardDeployment4) {
+            out.push(DeploymentReach::Beyond { inches: 4.0, skill: "Forward Deployment (+4\")" });
+        }
+        if let Some(Ok(leader)) = self.strategic_deployment(i) {
+            let skill = if leader == i {
+                "Strategic Deployment (as Forward Deployment (+4\"))"
+            } else {
+                "its Team Leader's Strategic Deployment (as Forward Deployment (+4\"))"
+            };
+            out.push(DeploymentReach::Beyond { inches: 4.0, skill });
+        }
+        out
+    }
+
+    /// N4 Strategic Deployment (<https://infinitythewiki.com/Strategic_Deployment>), for trooper
+    /// `i`: `None` when neither it nor its Fireteam's Team Leader has the skill; `Ok(leader)` (an
+    /// index) when the skill's requirements hold — "the owner … must be the first member of the
+    /// Fireteam to be deployed on the game table", "deployed as the Team Leader" — and its effect
+    /// reaches `i`: "first the owner of this Special Skill, and then the rest of their Fireteam,
+    /// can be deployed as if they have the Forward Deployment (+4") Special Skill" (the leader
+    /// itself, or a member placed after it); `Err(why not)` otherwise. Troopers the setup places
+    /// count as placed together, before any `deploy`.
+    fn strategic_deployment(&self, i: usize) -> Option<Result<usize, String>> {
+        let t = &self.troopers[i];
+        let team = self.fireteams.get(t.side).iter().find(|f| f.members.contains(&t.id));
+        let Some((team, leader)) = team.and_then(|f| Some((f, self.index(&f.leader).ok()?))) else {
+            return t.has(Ability::StrategicDeployment).then(|| {
+                Err(format!("{} has Strategic Deployment but is in no Fireteam: it works for a Team Leader", t.id))
+            });
+        };
+        let owner = &self.troopers[leader];
+        if !owner.has(Ability::StrategicDeployment) {
+            return t.has(Ability::StrategicDeployment).then(|| {
+                Err(format!("{} has Strategic Deployment but {}'s Team Leader is {}", t.id, team.id, owner.id))
+            });
+        }
+        let at = |k: usize| self.placed_at.get(k).copied().flatten();
+        let Some(lead_at) = at(leader) else {
+            return Some(Err(format!(
+                "Strategic Deployment: {} deploys first of {}, then the rest",
+                owner.id, team.id
+            )));
+        };
+        let before = |k: usize| k != leader && at(k).is_some_and(|a| a < lead_at);
+        if let Some(k) = team.members.iter().filter_map(|m| self.index(m).ok()).find(|&k| before(k)) {
+            return Some(Err(format!(
+                "Strategic Deployment needs {} deployed first of {}, and {} was deployed before it",
+                owner.id, team.id, self.troopers[k].id
+            )));
+        }
+        Some(Ok(leader))
     }
 
     fn order_count(&mut self) -> Result<(), Rejection> {

@@ -49,11 +49,28 @@ pub enum Ability {
     IgnoresRetreat,
     /// Cannot be appointed Lieutenant (a REM; digest §4 "Loss of Lieutenant").
     Rem,
-    /// May deploy outside its Deployment Zone (Infiltration, Forward Deployment, Impersonation,
-    /// Mechanized Deployment …: N4 Initiative and Deployment, "some Special Skills allow players
-    /// to place certain troops outside their Deployment Zones"). Where it may deploy instead —
-    /// each skill's own limits and rolls — is not checked.
+    /// May deploy outside its Deployment Zone by a Deployment Skill sightline does not model
+    /// (Mechanized Deployment, Hidden Deployment …: N4 Initiative and Deployment, "some Special
+    /// Skills allow players to place certain troops outside their Deployment Zones"): where it may
+    /// deploy instead is not checked. The skills below are.
     DeploysOutsideZone,
+    /// Forward Deployment (+4") (N4, a Deployment Skill): it may deploy up to 4" beyond the limit
+    /// of its Deployment Zone.
+    #[serde(rename = "forward_deployment_4")]
+    ForwardDeployment4,
+    /// Forward Deployment (+8") (N4): up to 8" beyond its Deployment Zone.
+    #[serde(rename = "forward_deployment_8")]
+    ForwardDeployment8,
+    /// Strategic Deployment (N4, a Deployment Skill): deployed first of its Fireteam and as its
+    /// Team Leader, it and then the rest of the Fireteam deploy as with Forward Deployment (+4").
+    StrategicDeployment,
+    /// Impersonation (N4, a Deployment Skill): it may deploy anywhere on the table but the enemy
+    /// Deployment Zone, and inside that by passing a WIP Roll (the players').
+    Impersonation,
+    /// Infiltration (a Deployment Skill; where it reaches is the assumption
+    /// [`super::assumptions::INFILTRATION_ENEMY_HALF_ROLL`]): its own half of the table, the enemy
+    /// half by passing a PH-3 Roll (the players'), not the enemy Deployment Zone.
+    Infiltration,
     /// Stealth (N4 Stealth, an Automatic Special Skill): moving inside an enemy's ZoC outside its
     /// LoF with a Short Movement Skill or Cautious Movement grants that enemy no ARO; Cautious
     /// Movement may be declared inside enemies' ZoC. Not effective against Sixth Sense.
@@ -70,7 +87,7 @@ pub enum Ability {
 
 impl Ability {
     /// Every ability, in the order the setup format lists them.
-    pub const ALL: [Ability; 15] = [
+    pub const ALL: [Ability; 20] = [
         Ability::Lieutenant,
         Ability::Nco,
         Ability::TacticalAwareness,
@@ -82,6 +99,11 @@ impl Ability {
         Ability::IgnoresRetreat,
         Ability::Rem,
         Ability::DeploysOutsideZone,
+        Ability::ForwardDeployment4,
+        Ability::ForwardDeployment8,
+        Ability::StrategicDeployment,
+        Ability::Impersonation,
+        Ability::Infiltration,
         Ability::Stealth,
         Ability::SuperJump,
         Ability::ClimbingPlus,
@@ -565,10 +587,15 @@ mod tests {
                 Ability::IgnoresRetreat => 8,
                 Ability::Rem => 9,
                 Ability::DeploysOutsideZone => 10,
-                Ability::Stealth => 11,
-                Ability::SuperJump => 12,
-                Ability::ClimbingPlus => 13,
-                Ability::Berserk => 14,
+                Ability::ForwardDeployment4 => 11,
+                Ability::ForwardDeployment8 => 12,
+                Ability::StrategicDeployment => 13,
+                Ability::Impersonation => 14,
+                Ability::Infiltration => 15,
+                Ability::Stealth => 16,
+                Ability::SuperJump => 17,
+                Ability::ClimbingPlus => 18,
+                Ability::Berserk => 19,
             }
         }
         for (i, a) in Ability::ALL.into_iter().enumerate() {
