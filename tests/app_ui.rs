@@ -902,9 +902,11 @@ fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A Deployment Skill in the app: an impersonator tagged inside the enemy's Deployment Zone is
-/// taken, and the message names the WIP Roll it needs there (N4 Impersonation); tagged against
-/// an enemy's base it is refused, whatever its skill, and nothing refused is written.
+/// Deployment Skills in the app: while a trooper with Forward Deployment (+4") is to be tagged,
+/// the plan draws the line 4" beyond its zone; an impersonator tagged inside the enemy's
+/// Deployment Zone is taken, and the message names the WIP Roll it needs there (N4
+/// Impersonation); tagged against an enemy's base it is refused, whatever its skills, and nothing
+/// refused is written.
 #[test]
 fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_in_contact() {
     use sightline::app::Command;
@@ -914,7 +916,8 @@ fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_i
     let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
     header["setup"]["deployment_zones"] =
         serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
-    header["setup"]["armies"]["A"]["groups"][0]["troopers"][1]["abilities"] = serde_json::json!(["impersonation"]);
+    header["setup"]["armies"]["A"]["groups"][0]["troopers"][1]["abilities"] =
+        serde_json::json!(["impersonation", "forward_deployment_4"]);
     std::fs::write(&path, format!("{header}\n")).expect("written");
     let (mut h, _) = game_app(&path);
     h.run();
@@ -922,6 +925,10 @@ fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_i
     h.run();
     h.get_by_label("a1  S2").click();
     h.run();
+    // a1's Forward Deployment (+4"): the plan has the line 4" beyond A's zone (x 0–24), at x 28.
+    let (side, line, inches) = h.state().deployment_reach().expect("a1 may deploy 4\" forward");
+    assert_eq!((side, inches), (sightline::geometry::Side::A, 4.0));
+    assert!(line.iter().all(|p| p.x <= 28.0 + 1e-9) && line.iter().any(|p| (p.x - 28.0).abs() < 1e-9), "{line:?}");
     let before = saved_events(&path);
     // Beside b_lt (at 46, 46): refused.
     let r = Silhouette::S2.radius_in();
@@ -936,6 +943,9 @@ fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_i
         "a1 stands inside B's Deployment Zone: Impersonation deploys there only by passing a Normal WIP Roll",
     );
     assert_eq!(saved_events(&path).len(), before.len() + 1, "tagged");
+    h.get_by_label("b_lt  S2").click();
+    h.run();
+    assert_eq!(h.state().deployment_reach(), None, "b_lt has no Forward Deployment");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -894,6 +894,21 @@ impl SightlineApp {
                 }
             }
         }
+        // How far beyond its zone the trooper to tag may deploy (Forward Deployment …).
+        if let Some((side, line, inches)) = self.deployment_reach() {
+            let t = &self.scene.table;
+            let (on, name_at) = plan::reach_on_table(&line, t.width, t.depth);
+            if on.iter().all(|&p| view.screen_from_table(p, 0.0).is_some()) {
+                let colour = plan::side_colour(side);
+                plan::dashed_outline(&painter, &view.path(&on, 0.0, true), egui::Stroke::new(1.5, colour), 5.0, 5.0);
+                let middle = crate::geometry::TablePoint::new(t.width / 2.0, t.depth / 2.0);
+                if let (Some(at), Some(towards)) =
+                    (name_at.and_then(|p| view.screen_from_table(p, 0.0)), view.screen_from_table(middle, 0.0))
+                {
+                    plan::reach_label(&painter, at, towards, inches, colour);
+                }
+            }
+        }
         if let Some(sel) = self.selected {
             for m in self.pairs.pairs().iter().filter(|m| m.from == sel) {
                 let colour = plan::verdict_colour(&m.lof.lof);
@@ -1343,6 +1358,21 @@ impl SightlineApp {
             .collect()
     }
 
+    /// While Models are tagged at deployment: for the trooper to be tagged next, when a
+    /// Deployment Skill lets it go a distance beyond its player's Deployment Zone (Forward
+    /// Deployment …), that zone's side, the line that far out (inches) and the distance.
+    pub fn deployment_reach(&self) -> Option<(Side, Vec<TablePoint>, f64)> {
+        let game = self.game.as_ref()?.game();
+        if !game.deployment_open() || !self.draft.tagging {
+            return None;
+        }
+        let id = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone())?;
+        let side = game.trooper(&id)?.side;
+        let inches = game.deployment_reach_in(&id)?;
+        let zone = game.setup().deployment_zone(side).ok().flatten()?;
+        Some((side, crate::geometry::area_grown_outline(&zone, inches), inches))
+    }
+
     /// What the game panel is putting together (nothing in it is in the game yet).
     pub fn draft(&self) -> &order_panel::OrderDraft {
         &self.draft
@@ -1495,6 +1525,7 @@ impl SightlineApp {
                 gaits: &(0..self.scene.troopers.len()).map(|i| self.gait(i)).collect::<Vec<_>>(),
                 close_combat: &self.close_combat_pairs(),
                 terrain_draft: self.terrain_draft.as_ref().map_or(&[][..], |d| &d.corners[..]),
+                reach: self.deployment_reach(),
             };
             if let Some(cmd) = view.ui(ui) {
                 self.commands.push(cmd);

@@ -273,6 +273,9 @@ pub struct PlanView<'a> {
     pub close_combat: &'a [(usize, usize)],
     /// The corners of a terrain piece being traced, inches (drawn in [`TERRAIN_DRAFT`]).
     pub terrain_draft: &'a [TablePoint],
+    /// While a trooper with Forward Deployment (or Strategic Deployment) is to be tagged: how far
+    /// beyond its player's Deployment Zone it may go — the line, on the table, and the inches.
+    pub reach: Option<(Side, Vec<TablePoint>, f64)>,
 }
 
 /// A polygon's outline, dashed (`dash` and `gap` long, screen points), closed back to its first point.
@@ -281,6 +284,35 @@ pub fn dashed_outline(painter: &egui::Painter, pts: &[Pos2], stroke: Stroke, das
         let closed: Vec<Pos2> = pts.iter().copied().chain([first]).collect();
         painter.extend(Shape::dashed_line(&closed, stroke, dash, gap));
     }
+}
+
+/// The line [`PlanView::reach`] draws, kept on a `width` × `depth` table (inches), and where it
+/// is named: its point nearest the table's middle.
+pub fn reach_on_table(line: &[TablePoint], width: f64, depth: f64) -> (Vec<TablePoint>, Option<TablePoint>) {
+    let on: Vec<TablePoint> =
+        line.iter().map(|p| TablePoint::new(p.x.clamp(0.0, width), p.y.clamp(0.0, depth))).collect();
+    let middle = TablePoint::new(width / 2.0, depth / 2.0);
+    let name_at = (0..on.len())
+        .map(|k| crate::geometry::closest_on_segment(middle, on[k], on[(k + 1) % on.len()]))
+        .min_by(|a, b| a.dist(middle).total_cmp(&b.dist(middle)));
+    (on, name_at)
+}
+
+/// Name the reach line ("+4\" forward") at screen point `at`, beside it on the side of
+/// `towards` (the table's middle), clear of its dashes.
+pub fn reach_label(painter: &egui::Painter, at: Pos2, towards: Pos2, inches: f64, colour: Color32) {
+    let v = towards - at;
+    let align = match (v.x.abs() > v.y.abs(), v.x > 0.0, v.y > 0.0) {
+        (true, true, _) => egui::Align2::LEFT_CENTER,
+        (true, false, _) => egui::Align2::RIGHT_CENTER,
+        (false, _, true) => egui::Align2::CENTER_TOP,
+        (false, _, false) => egui::Align2::CENTER_BOTTOM,
+    };
+    // On a dark plate, readable over the picture and the terrain.
+    let galley = painter.layout_no_wrap(format!("+{inches}\" forward"), egui::FontId::proportional(12.0), colour);
+    let rect = align.anchor_size(at + v.normalized() * 6.0, galley.size());
+    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+    painter.galley(rect.min, galley, colour);
 }
 
 /// Fill a polygon given in screen points, concave or not (earcut triangulates it).
@@ -338,6 +370,15 @@ impl PlanView<'_> {
             let pts: Vec<Pos2> = zone.iter().map(|&p| f.screen_from_table(p)).collect();
             fill_polygon(&painter, &pts, side_colour(*side).gamma_multiply(0.12));
             dashed_outline(&painter, &pts, Stroke::new(1.0, side_colour(*side).gamma_multiply(0.6)), 8.0, 4.0);
+        }
+        if let Some((side, line, inches)) = &self.reach {
+            let (on, name_at) = reach_on_table(line, t.width, t.depth);
+            let pts: Vec<Pos2> = on.iter().map(|&p| f.screen_from_table(p)).collect();
+            dashed_outline(&painter, &pts, Stroke::new(1.5, side_colour(*side)), 4.0, 4.0);
+            if let Some(p) = name_at {
+                let middle = TablePoint::new(t.width / 2.0, t.depth / 2.0);
+                reach_label(&painter, f.screen_from_table(p), f.screen_from_table(middle), *inches, side_colour(*side));
+            }
         }
 
         if self.visibility.len() >= 3 {

@@ -51,10 +51,11 @@ pub use scene::{
     DEFAULT_TABLE_IN, MAX_OVERLAP_IN, MAX_TABLE_SIDE_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side,
     StandingProblem, Table, standing_problem, table_side_problem,
 };
+pub use segment::closest_on_segment;
 pub use silhouette::Silhouette;
 pub use terrain::{
-    LADDER_ON_EDGE_IN, MAX_TERRAIN_COORD_IN, Terrain, TerrainError, base_outside_area, base_overlaps_area,
-    surface_height,
+    LADDER_ON_EDGE_IN, MAX_TERRAIN_COORD_IN, Terrain, TerrainError, area_grown_outline, base_outside_area,
+    base_overlaps_area, surface_height,
 };
 pub use visibility::visibility_polygon;
 

@@ -277,7 +277,7 @@ pub(crate) fn disc_interval(a: TablePoint, b: TablePoint, c: TablePoint, r: f64)
 }
 
 /// The point of segment `a b` closest to `p`, inches.
-pub(crate) fn closest_on_segment(p: TablePoint, a: TablePoint, b: TablePoint) -> TablePoint {
+pub fn closest_on_segment(p: TablePoint, a: TablePoint, b: TablePoint) -> TablePoint {
     let d = b.sub(a);
     let len2 = d.dot(d);
     let t = if len2 > 0.0 { (p.sub(a).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };

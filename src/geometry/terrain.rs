@@ -289,6 +289,59 @@ pub fn base_overlaps_area(polygon: &[TablePoint], centre: TablePoint, r: f64, sl
         || super::segment::distance_to_outline(polygon, centre) < r - slack
 }
 
+/// The outline of the area within `by_in` inches of the area `polygon` (its Minkowski sum with a
+/// disc; N4 Forward Deployment's "beyond the limit of their Deployment Zone"), for drawing: each
+/// edge moved out by `by_in`, joined round each convex corner by an arc (a point every 10° at
+/// most) and at each reflex corner where the two moved edges meet. Exact for a convex area; for a
+/// concave one, right wherever the moved edges do not reach across one another. Points in the
+/// polygon's own turning order; empty for fewer than 3 corners.
+pub fn area_grown_outline(polygon: &[TablePoint], by_in: f64) -> Vec<TablePoint> {
+    let n = polygon.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    let twice_area: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (polygon[i], polygon[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum();
+    // The outward normal of the edge from `a` to `b`: to its right when the corners turn
+    // counter-clockwise, to its left when they turn clockwise.
+    let turn = if twice_area >= 0.0 { 1.0 } else { -1.0 };
+    let normal = |a: TablePoint, b: TablePoint| {
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len = dx.hypot(dy).max(f64::MIN_POSITIVE);
+        (turn * dy / len, -turn * dx / len)
+    };
+    let mut out = Vec::new();
+    for i in 0..n {
+        let (prev, v, next) = (polygon[(i + n - 1) % n], polygon[i], polygon[(i + 1) % n]);
+        let (n0, n1) = (normal(prev, v), normal(v, next));
+        let cross = (n0.0 * n1.1 - n0.1 * n1.0) * turn;
+        let (a0, a1) = (n0.1.atan2(n0.0), n1.1.atan2(n1.0));
+        if cross >= 0.0 {
+            // A convex corner (or none): the arc from one moved edge's end to the next's start.
+            let mut sweep = (a1 - a0) * turn;
+            if sweep < 0.0 {
+                sweep += std::f64::consts::TAU;
+            }
+            let steps = ((sweep.to_degrees() / 10.0).ceil() as usize).max(1);
+            for k in 0..=steps {
+                let a = a0 + turn * sweep * k as f64 / steps as f64;
+                out.push(TablePoint::new(v.x + by_in * a.cos(), v.y + by_in * a.sin()));
+            }
+        } else {
+            // A reflex corner: the moved edges cross along the corner's bisector.
+            let (bx, by) = (n0.0 + n1.0, n0.1 + n1.1);
+            let half = 1.0 + n0.0 * n1.0 + n0.1 * n1.1; // 2 cos²(θ/2), θ the turn between normals
+            let k = by_in / half.max(1e-9);
+            out.push(TablePoint::new(v.x + k * bx, v.y + k * by));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +355,31 @@ mod tests {
         assert_eq!(piece.ladder_between(p(11.0, 26.2), p(9.0, 26.1)), [p(11.0, 26.0), p(10.0, 26.0)]);
         let with = piece.clone().with_ladders(vec![piece.ladder_between(p(9.8, 24.5), p(10.3, 25.8))]);
         assert!(with.is_ok(), "{with:?}");
+    }
+
+    #[test]
+    fn an_area_grown_by_4_inches_is_outlined_4_inches_from_it_all_round() {
+        let dist = |zone: &[TablePoint], q: TablePoint| super::super::segment::distance_to_outline(zone, q);
+        // A zone along the table's edge, either way round, and an L with one reflex corner.
+        let strip = vec![p(0.0, 0.0), p(48.0, 0.0), p(48.0, 12.0), p(0.0, 12.0)];
+        let clockwise: Vec<TablePoint> = strip.iter().rev().copied().collect();
+        let l = vec![p(0.0, 0.0), p(20.0, 0.0), p(20.0, 8.0), p(8.0, 8.0), p(8.0, 20.0), p(0.0, 20.0)];
+        for zone in [&strip, &clockwise, &l] {
+            let outline = area_grown_outline(zone, 4.0);
+            assert!(outline.len() > zone.len(), "{outline:?}");
+            for q in &outline {
+                assert!((dist(zone, *q) - 4.0).abs() < 1e-9, "{q:?} is {} from {zone:?}", dist(zone, *q));
+                assert!(base_outside_area(zone, *q, 0.0) > 3.9, "{q:?} is outside");
+            }
+            // Round the corner at (0, 0): from 4" left of it to 4" below it.
+            for end in [p(-4.0, 0.0), p(0.0, -4.0)] {
+                assert!(outline.iter().any(|q| (q.x - end.x).hypot(q.y - end.y) < 1e-9), "{end:?} in {outline:?}");
+            }
+        }
+        // The L's reflex corner (8, 8): its moved edges meet at (12, 12).
+        let outline = area_grown_outline(&l, 4.0);
+        assert!(outline.iter().any(|q| (q.x - 12.0).abs() < 1e-9 && (q.y - 12.0).abs() < 1e-9), "{outline:?}");
+        assert!(area_grown_outline(&l[..2], 4.0).is_empty());
     }
 
     #[test]

@@ -1867,6 +1867,20 @@ impl Game {
         self.deployment_verdict(i)?.ok().flatten()
     }
 
+    /// How far beyond its Deployment Zone trooper `id` may deploy now, inches, when a Deployment
+    /// Skill sets a distance (Forward Deployment; Strategic Deployment while it applies): the
+    /// farthest, for the plan to draw. `None` for none.
+    pub fn deployment_reach_in(&self, id: &str) -> Option<f64> {
+        let i = self.index(id).ok()?;
+        self.deployment_reaches(i)
+            .into_iter()
+            .filter_map(|r| match r {
+                DeploymentReach::Beyond { inches, .. } => Some(inches),
+                _ => None,
+            })
+            .reduce(f64::max)
+    }
+
     /// The ways trooper `i` may deploy beyond its Deployment Zone, from its Deployment Skills
     /// (N4): Forward Deployment (+4" or +8"); Strategic Deployment, when it applies
     /// ([`Game::strategic_deployment`]); Impersonation; Infiltration; and skills sightline
