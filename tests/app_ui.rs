@@ -870,27 +870,40 @@ fn the_panel_greys_out_what_the_rules_would_refuse_and_says_why() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A new game from the movement fixture (a1 off the table) whose setup gives A the table's left
+/// half as its Deployment Zone and B its right half, and a1 the `abilities`; opened in the app
+/// with tagging on and a1 selected. The game folder, the game file and the app.
+fn tagging_a1_with_halves_for_zones(
+    tag: &str,
+    abilities: &[&str],
+) -> (std::path::PathBuf, std::path::PathBuf, Harness<'static, SightlineApp>) {
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", tag);
+    let text = std::fs::read_to_string(&path).expect("header");
+    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
+    header["setup"]["deployment_zones"] =
+        serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
+    if !abilities.is_empty() {
+        header["setup"]["armies"]["A"]["groups"][0]["troopers"][1]["abilities"] = serde_json::json!(abilities);
+    }
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    h.run();
+    h.get_by_label("a1  S2").click();
+    h.run();
+    (dir, path, h)
+}
+
 /// A game whose setup sets Deployment Zones shows them on the plan and refuses a tag that puts a
 /// Model outside its player's zone, naming how far out; nothing refused is written.
 #[test]
 fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
     use sightline::app::Command;
     use sightline::geometry::{Side, TablePoint};
-    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "zones");
-    let text = std::fs::read_to_string(&path).expect("header");
-    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
-    // A deploys in the table's left half, B in its right half.
-    header["setup"]["deployment_zones"] =
-        serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
-    std::fs::write(&path, format!("{header}\n")).expect("written");
-    let (mut h, _) = game_app(&path);
-    h.run();
+    let (dir, path, mut h) = tagging_a1_with_halves_for_zones("zones", &[]);
     let zones = h.state().deployment_zones();
     assert_eq!(zones.iter().map(|(s, z)| (*s, z.len())).collect::<Vec<_>>(), vec![(Side::A, 4), (Side::B, 4)]);
-    h.get_by_label("Tag where Models stand").click();
-    h.run();
-    h.get_by_label("a1  S2").click();
-    h.run();
     let before = saved_events(&path);
     h.state_mut().command(Command::DeployAt(TablePoint::new(24.0, 10.0), 0.0));
     h.run();
@@ -911,20 +924,8 @@ fn tagging_outside_the_players_deployment_zone_is_refused_in_the_app() {
 fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_in_contact() {
     use sightline::app::Command;
     use sightline::geometry::{Silhouette, TablePoint};
-    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "impersonation");
-    let text = std::fs::read_to_string(&path).expect("header");
-    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("json");
-    header["setup"]["deployment_zones"] =
-        serde_json::json!({"A": [[0, 0], [24, 0], [24, 48], [0, 48]], "B": [[24, 0], [48, 0], [48, 48], [24, 48]]});
-    header["setup"]["armies"]["A"]["groups"][0]["troopers"][1]["abilities"] =
-        serde_json::json!(["impersonation", "forward_deployment_4"]);
-    std::fs::write(&path, format!("{header}\n")).expect("written");
-    let (mut h, _) = game_app(&path);
-    h.run();
-    h.get_by_label("Tag where Models stand").click();
-    h.run();
-    h.get_by_label("a1  S2").click();
-    h.run();
+    let (dir, path, mut h) =
+        tagging_a1_with_halves_for_zones("impersonation", &["impersonation", "forward_deployment_4"]);
     // a1's Forward Deployment (+4"): the plan has the line 4" beyond A's zone (x 0–24), at x 28.
     let (side, line, inches) = h.state().deployment_reach().expect("a1 may deploy 4\" forward");
     assert_eq!((side, inches), (sightline::geometry::Side::A, 4.0));
