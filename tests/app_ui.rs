@@ -950,6 +950,35 @@ fn an_impersonator_tagged_in_the_enemy_zone_is_told_its_roll_and_never_deploys_i
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Army lists in the New game window: A's list saved to an army file and loaded as B's (a mirror
+/// match), its ids renamed apart, and the game created with it.
+#[test]
+fn an_army_list_saved_from_one_side_is_played_by_the_other() {
+    let dir = fresh_dir("armylist");
+    let list = dir.join("my-list.json");
+    let game = dir.join("mirror.jsonl");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 900.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    h.run();
+    click_each(&mut h, &["New game…"]);
+    retype(&mut h, "A's army file", list.to_str().expect("utf-8 path"));
+    click_each(&mut h, &["Save A's army"]);
+    h.get_by_label_contains(&format!("saved to {}", list.display()));
+    retype(&mut h, "B's army file", list.to_str().expect("utf-8 path"));
+    click_each(&mut h, &["Load B's army"]);
+    h.get_by_label_contains("as B's army: 1 trooper, 0 points (renamed, as the other army uses the same ids");
+    h.get_by_label_contains("a1 to a1_2");
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    assert!(!disabled(&h, "Create and play"), "{:?}", h.query_by_label_contains("Not yet").map(|n| format!("{n:?}")));
+    click_each(&mut h, &["Create and play"]);
+    let file = sightline::store::load(&game).expect("the new game file");
+    let b: Vec<&str> = file.setup.armies.b.troopers().map(|t| t.id.as_str()).collect();
+    assert_eq!(b, ["a1_2"]);
+    assert!(file.setup.armies.b.troopers().all(|t| t.has(sightline::rules::Ability::Lieutenant)), "A's list");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Select all of the text box `label` and type `text` over it.
 fn retype(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
     use egui::accesskit::Role;

@@ -132,6 +132,12 @@ pub struct SetupEditor {
     own_file: Option<PathBuf>,
     /// What the last Load or Save did.
     pub message: Option<String>,
+    /// Each player's army file, to load into its side or save its army to.
+    pub army_paths: BySide<String>,
+    /// The army file each side's army was loaded from or saved to: it may write over that one.
+    own_army_files: BySide<Option<PathBuf>>,
+    /// What each side's last army Load or Save did.
+    pub army_messages: BySide<Option<String>>,
 }
 
 /// One change to an army list, made after its grid is drawn.
@@ -283,6 +289,19 @@ fn ability_hover(a: Ability) -> &'static str {
     }
 }
 
+/// The file named `name` (a `what` file), when it may be written: it has a name, and it does not
+/// exist yet or is `own`, the one loaded or saved here — never another file.
+fn writable(name: &str, what: &str, own: Option<&Path>) -> Result<PathBuf, String> {
+    let path = PathBuf::from(name.trim());
+    if path.as_os_str().is_empty() {
+        return Err(format!("the {what} file needs a name"));
+    }
+    if path.exists() && own != Some(path.as_path()) {
+        return Err(format!("{} exists already: choose another name (it is not written over)", path.display()));
+    }
+    Ok(path)
+}
+
 /// States a trooper may start the game in (the rest come from events).
 const STARTING_STATES: [State; 3] = [State::Camouflaged, State::OtherMarker, State::Prone];
 
@@ -338,6 +357,9 @@ impl SetupEditor {
             game_path: game_path.display().to_string(),
             own_file: None,
             message: None,
+            army_paths: BySide { a: "army-a.json".into(), b: "army-b.json".into() },
+            own_army_files: BySide::default(),
+            army_messages: BySide::default(),
         }
     }
 
@@ -384,16 +406,52 @@ impl SetupEditor {
     /// Save the setup (as built on `table`) to `setup_path`, as pretty JSON through a temporary
     /// file renamed into place. It writes over no file but the one this editor loaded or saved.
     pub fn save(&mut self, table: &TableInView) -> Result<PathBuf, String> {
-        let path = PathBuf::from(self.setup_path.trim());
-        if path.as_os_str().is_empty() {
-            return Err("the setup file needs a name".into());
-        }
-        if path.exists() && self.own_file.as_deref() != Some(path.as_path()) {
-            return Err(format!("{} exists already: choose another name (it is not written over)", path.display()));
-        }
+        let path = writable(&self.setup_path, "setup", self.own_file.as_deref())?;
         let setup = self.build(table)?;
         crate::store::save_setup(&path, &setup).map_err(|e| format!("{}: {e}", path.display()))?;
         self.own_file = Some(path.clone());
+        Ok(path)
+    }
+
+    /// Load the army file named for `side` as that side's army, in place of the one here: its
+    /// positions cleared (the Models are tagged on this table), and its ids that the other
+    /// army uses too renamed ([`Army::renamed_apart_from`]), the message saying which. A file
+    /// that cannot be read or is not an army file is refused, naming it and the field at fault,
+    /// and the army here stays as it was.
+    pub fn load_army(&mut self, side: Side) -> Result<String, String> {
+        let path = PathBuf::from(self.army_paths.get(side).trim());
+        let mut army = crate::store::load_army(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for t in army.groups.iter_mut().flat_map(|g| &mut g.troopers) {
+            t.position = None;
+        }
+        let other = self.setup.armies.get(crate::rules::opponent(side));
+        let (army, renames) = army.renamed_apart_from(other);
+        let n = army.troopers().count();
+        let mut said = format!(
+            "loaded {} as {}'s army: {n} trooper{}, {} points",
+            path.display(),
+            side_name(side),
+            if n == 1 { "" } else { "s" },
+            army.total_points()
+        );
+        if !renames.is_empty() {
+            let list: Vec<String> = renames.iter().map(|(old, new)| format!("{old} to {new}")).collect();
+            said.push_str(&format!(
+                " (renamed, as the other army uses the same ids and ids are unique in a game: {})",
+                list.join(", ")
+            ));
+        }
+        *self.setup.armies.get_mut(side) = army;
+        *self.own_army_files.get_mut(side) = Some(path);
+        Ok(said)
+    }
+
+    /// Save `side`'s army to the army file named for it ([`crate::store::save_army`]: without
+    /// positions), writing over no file but the one this side's army was loaded from or saved to.
+    pub fn save_army(&mut self, side: Side) -> Result<PathBuf, String> {
+        let path = writable(self.army_paths.get(side), "army", self.own_army_files.get(side).as_deref())?;
+        crate::store::save_army(&path, self.setup.armies.get(side)).map_err(|e| format!("{}: {e}", path.display()))?;
+        *self.own_army_files.get_mut(side) = Some(path.clone());
         Ok(path)
     }
 
@@ -561,6 +619,36 @@ impl SetupEditor {
                 ui.add(egui::DragValue::new(p).range(0..=10_000)).labelled_by(label.id);
             }
         });
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(format!("{name}'s army file"));
+            ui.add(egui::TextEdit::singleline(self.army_paths.get_mut(side)).desired_width(200.0))
+                .labelled_by(label.id);
+            if ui
+                .button(format!("Load {name}'s army"))
+                .on_hover_text(
+                    "Put the army list in this army file in place of this side's (a list typed once, for either side)",
+                )
+                .clicked()
+            {
+                *self.army_messages.get_mut(side) =
+                    Some(self.load_army(side).unwrap_or_else(|e| format!("not loaded — {e}")));
+            }
+            if ui
+                .button(format!("Save {name}'s army"))
+                .on_hover_text(
+                    "Write this side's army list to the army file (without positions), to load into another game",
+                )
+                .clicked()
+            {
+                *self.army_messages.get_mut(side) = Some(match self.save_army(side) {
+                    Ok(p) => format!("saved to {}", p.display()),
+                    Err(e) => format!("not saved — {e}"),
+                });
+            }
+        });
+        if let Some(m) = self.army_messages.get(side) {
+            ui.label(m);
+        }
         let mut edit: Option<RowEdit> = None;
         let ids: Vec<String> =
             self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.id.clone()).collect();
@@ -907,5 +995,46 @@ mod tests {
         let ids = |s: &Setup| s.troopers().map(|(side, g, t)| (side, g, t.id.clone())).collect::<Vec<_>>();
         assert_eq!(ids(&e.setup), ids(&setup));
         assert_eq!(e.setup.armies.a.fireteams, setup.armies.a.fireteams);
+    }
+
+    /// A player's list saved from one side and loaded into the other (a mirror match): the army
+    /// file has no positions, the loaded army's ids are renamed apart and the message names them;
+    /// a file that is not an army file is refused and the army stays; and an army is saved over
+    /// no file but its own.
+    #[test]
+    fn an_army_list_is_saved_from_one_side_and_loaded_into_the_other() {
+        let dir = std::env::temp_dir().join(format!("sightline-army-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let setup = Setup::from_json(crate::rules::EXAMPLE_SETUP_JSON).expect("the example setup");
+        let mut e = SetupEditor::new(Some(&setup), dir.join("g.jsonl"));
+        let list = dir.join("list.json");
+        e.army_paths.a = list.display().to_string();
+        assert_eq!(e.save_army(Side::A), Ok(list.clone()));
+        let saved = crate::store::load_army(&list).expect("an army file");
+        assert_eq!(saved, e.setup.armies.a);
+        // Into B, in place of B's own army.
+        e.army_paths.b = list.display().to_string();
+        let said = e.load_army(Side::B).expect("loaded");
+        assert!(said.starts_with(&format!("loaded {} as B's army: 9 troopers, ", list.display())), "{said}");
+        assert!(said.contains("a_lt to a_lt_2, a1 to a1_2"), "{said}");
+        assert!(e.setup.armies.b.troopers().all(|t| t.id.ends_with("_2")));
+        let both = e.setup.clone();
+        both.validate().expect("the two armies together are a setup the rules take");
+        // Not an army file: refused, naming the file and what it is; B's army as it was.
+        let setup_file = dir.join("setup.json");
+        crate::store::save_setup(&setup_file, &setup).expect("written");
+        e.army_paths.b = setup_file.display().to_string();
+        let why = e.load_army(Side::B).expect_err("a setup file");
+        assert!(why.starts_with(&format!("{}: armies: this is a setup file", setup_file.display())), "{why}");
+        assert_eq!(e.setup, both, "nothing changed");
+        // B may save over the list it loaded; A over no file but its own.
+        e.army_paths.b = list.display().to_string();
+        assert_eq!(e.save_army(Side::B), Ok(list.clone()));
+        e.army_paths.a = setup_file.display().to_string();
+        let why = e.save_army(Side::A).expect_err("another file");
+        assert!(why.contains("exists already"), "{why}");
+        assert!(Setup::from_json(&std::fs::read_to_string(&setup_file).expect("kept")).is_ok(), "not written over");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

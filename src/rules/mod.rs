@@ -32,8 +32,8 @@ pub use game::{
     Outcome, Phase, Rejection, Rule, StrategicUse, TrooperState,
 };
 pub use roster::{
-    Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup, LieutenantOption, Placement, Setup,
-    SetupError, State, TerrainSetup, Training, TrooperSetup,
+    ARMY_FORMAT, ARMY_VERSION, Ability, Army, CalibrationPair, CalibrationSetup, CombatGroup, FireteamSetup,
+    LieutenantOption, Placement, Setup, SetupError, State, TerrainSetup, Training, TrooperSetup,
 };
 pub use view::{full_state, summary};
 

@@ -271,10 +271,114 @@ pub struct Army {
     pub fireteams: Vec<FireteamSetup>,
 }
 
+/// The `format` value of an army file: one player's army list, kept to be loaded into either
+/// side of a new game ([`Army::from_file_json`]).
+pub const ARMY_FORMAT: &str = "sightline-army";
+
+/// The army file format version this build reads and writes.
+pub const ARMY_VERSION: u32 = 1;
+
+/// An army file: `{"format": "sightline-army", "version": 1, "army": {...}}`, the army as a
+/// setup file holds one under `armies.A` or `armies.B`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmyFile {
+    format: String,
+    version: u32,
+    army: Army,
+}
+
 impl Army {
     /// Army points: as given, or the sum of its troopers'.
     pub fn total_points(&self) -> u32 {
         self.points.unwrap_or_else(|| self.groups.iter().flat_map(|g| &g.troopers).map(|t| t.points).sum())
+    }
+
+    /// Every trooper, Combat Group by Combat Group.
+    pub fn troopers(&self) -> impl Iterator<Item = &TrooperSetup> {
+        self.groups.iter().flat_map(|g| &g.troopers)
+    }
+
+    /// The army as an army file's text (pretty JSON), without positions: a list is kept to be
+    /// played on any table, where its Models are tagged anew.
+    pub fn to_file_json(&self) -> String {
+        let mut army = self.clone();
+        for t in army.groups.iter_mut().flat_map(|g| &mut g.troopers) {
+            t.position = None;
+        }
+        let file = ArmyFile { format: ARMY_FORMAT.into(), version: ARMY_VERSION, army };
+        // (Plain data: it always serialises.)
+        serde_json::to_string_pretty(&file).unwrap_or_default()
+    }
+
+    /// Read an army file's text, or say what is wrong, naming the field (`army.groups[0].troopers[1].silhouette`).
+    /// A setup file or a game file — both armies — is told apart and named as such. Not yet
+    /// validated: the army rules are checked with the setup it joins ([`Setup::validate`]).
+    pub fn from_file_json(text: &str) -> Result<Army, SetupError> {
+        if let Ok(serde_json::Value::Object(top)) = serde_json::from_str::<serde_json::Value>(text) {
+            if top.contains_key("armies") {
+                return Err(err("armies", "this is a setup file (both armies), not an army file (one army)"));
+            }
+            if let Some(f) = top.get("format").and_then(|f| f.as_str())
+                && f != ARMY_FORMAT
+            {
+                return Err(err("format", format!("\"{f}\": not an army file (expected \"{ARMY_FORMAT}\")")));
+            }
+        }
+        let file: ArmyFile = crate::geometry::from_json_at(text).map_err(|(at, e)| match at {
+            Some(at) => err(at, e),
+            None => err("army file", e),
+        })?;
+        if file.version != ARMY_VERSION {
+            return Err(err("version", format!("{} (this build reads version {ARMY_VERSION})", file.version)));
+        }
+        Ok(file.army)
+    }
+
+    /// This army with each trooper id and Fireteam id that `other` uses too renamed — `id_2`,
+    /// or `id_3` … the first free — and every reference to it following (a Peripheral's
+    /// Controller, a Fireteam's leader and members), so that two lists that share ids (a mirror
+    /// match; two lists that both call their Lieutenant `lt`) can face each other: ids are unique
+    /// in a game. Also the renames, old → new, in the army's order.
+    pub fn renamed_apart_from(mut self, other: &Army) -> (Army, Vec<(String, String)>) {
+        fn free(id: &str, taken: &HashSet<String>) -> String {
+            (2..).map(|k| format!("{id}_{k}")).find(|c| !taken.contains(c)).unwrap_or_default()
+        }
+        let mut taken: HashSet<String> = other.troopers().chain(self.troopers()).map(|t| t.id.clone()).collect();
+        let clashes: HashSet<&str> = other.troopers().map(|t| t.id.as_str()).collect();
+        let mut renames: Vec<(String, String)> = Vec::new();
+        for t in self.troopers() {
+            if clashes.contains(t.id.as_str()) {
+                let new = free(&t.id, &taken);
+                taken.insert(new.clone());
+                renames.push((t.id.clone(), new));
+            }
+        }
+        let map: HashMap<String, String> = renames.iter().cloned().collect();
+        let follow = |id: &mut String| {
+            if let Some(new) = map.get(id.as_str()) {
+                id.clone_from(new);
+            }
+        };
+        for t in self.groups.iter_mut().flat_map(|g| &mut g.troopers) {
+            follow(&mut t.id);
+            if let Some(c) = &mut t.peripheral_of {
+                follow(c);
+            }
+        }
+        let mut taken_teams: HashSet<String> =
+            other.fireteams.iter().chain(&self.fireteams).map(|f| f.id.clone()).collect();
+        let team_clashes: HashSet<&str> = other.fireteams.iter().map(|f| f.id.as_str()).collect();
+        for ft in &mut self.fireteams {
+            follow(&mut ft.leader);
+            ft.members.iter_mut().for_each(follow);
+            if team_clashes.contains(ft.id.as_str()) {
+                let new = free(&ft.id, &taken_teams);
+                taken_teams.insert(new.clone());
+                renames.push((std::mem::replace(&mut ft.id, new.clone()), new));
+            }
+        }
+        (self, renames)
     }
 }
 
@@ -601,5 +705,73 @@ mod tests {
         for (i, a) in Ability::ALL.into_iter().enumerate() {
             assert_eq!(place(a), i, "{a:?}");
         }
+    }
+
+    fn example() -> super::Setup {
+        super::Setup::from_json(crate::rules::EXAMPLE_SETUP_JSON).expect("the example setup")
+    }
+
+    /// A mirror match: A's list loaded as B's keeps its profiles, Fireteams and Peripherals, with
+    /// every id the other army uses renamed and every reference following, so the setup the two
+    /// make is one the army rules take (ids unique in the game).
+    #[test]
+    fn an_army_facing_its_own_list_is_renamed_apart_with_its_references_following() {
+        let mut setup = example();
+        let (b, renames) = setup.armies.a.clone().renamed_apart_from(&setup.armies.a);
+        let ids: Vec<&str> = setup.armies.a.troopers().map(|t| t.id.as_str()).collect();
+        assert_eq!(
+            b.troopers().map(|t| t.id.clone()).collect::<Vec<_>>(),
+            ids.iter().map(|i| format!("{i}_2")).collect::<Vec<_>>()
+        );
+        let bot = b.troopers().find(|t| t.id == "a_bot_2").expect("the Peripheral");
+        assert_eq!(bot.peripheral_of.as_deref(), Some("a_eng_2"), "its Controller followed");
+        assert_eq!(b.fireteams[0].id, "core-a_2");
+        assert_eq!(b.fireteams[0].leader, "a1_2");
+        assert_eq!(b.fireteams[0].members, ["a1_2", "a2_2", "a3_2"]);
+        assert_eq!(renames.len(), ids.len() + 1, "each trooper and the Fireteam");
+        assert_eq!(renames[0], ("a_lt".to_string(), "a_lt_2".to_string()));
+        // Profiles unchanged but for the ids.
+        for (t, u) in setup.armies.a.troopers().zip(b.troopers()) {
+            assert_eq!(
+                super::TrooperSetup { id: t.id.clone(), peripheral_of: t.peripheral_of.clone(), ..u.clone() },
+                *t
+            );
+        }
+        setup.armies.b = b;
+        setup.validate().expect("a mirror match the army rules take");
+        // An id already taken by the other army's renamed copy goes on to the next free one;
+        // ids the other army does not use stay as they are.
+        let mut third = setup.armies.b.clone();
+        third.groups[0].troopers[0].id = "a1".into();
+        third.fireteams.clear();
+        let (c, renames) = third.renamed_apart_from(&setup.armies.a);
+        assert_eq!(c.groups[0].troopers[0].id, "a1_3", "a1_2 is this army's own");
+        assert!(renames.iter().all(|(old, _)| old == "a1"), "{renames:?}");
+        let (same, none) = setup.armies.b.clone().renamed_apart_from(&setup.armies.a);
+        assert_eq!((same, none), (setup.armies.b.clone(), vec![]));
+    }
+
+    /// An army file holds one army without positions, reads back as written, and a file that is
+    /// not one says what it is or which field is wrong.
+    #[test]
+    fn an_army_file_reads_back_without_positions_and_a_wrong_file_is_named() {
+        let setup = example();
+        assert!(setup.armies.a.troopers().any(|t| t.position.is_some()));
+        let text = setup.armies.a.to_file_json();
+        let back = super::Army::from_file_json(&text).expect("an army file");
+        assert!(back.troopers().all(|t| t.position.is_none()), "a list, not a table");
+        let mut unplaced = setup.armies.a.clone();
+        unplaced.groups.iter_mut().flat_map(|g| &mut g.troopers).for_each(|t| t.position = None);
+        assert_eq!(back, unplaced);
+        let e = super::Army::from_file_json(crate::rules::EXAMPLE_SETUP_JSON).expect_err("a setup file");
+        assert!(e.to_string().contains("a setup file (both armies), not an army file"), "{e}");
+        let e =
+            super::Army::from_file_json(&text.replacen("\"silhouette\": 2", "\"silhouette\": 9", 1)).expect_err("S9");
+        assert!(e.field.starts_with("army.groups[0].troopers[0].silhouette"), "{e}");
+        let e = super::Army::from_file_json(&text.replacen("\"version\": 1", "\"version\": 7", 1)).expect_err("v7");
+        assert_eq!(e.to_string(), "version: 7 (this build reads version 1)");
+        let e = super::Army::from_file_json(&text.replacen("sightline-army", "sightline-game", 1)).expect_err("a game");
+        assert!(e.to_string().starts_with("format: \"sightline-game\": not an army file"), "{e}");
+        assert!(super::Army::from_file_json("{\"format\": \"sightline-army\", ").is_err(), "cut short");
     }
 }

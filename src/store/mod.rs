@@ -258,6 +258,19 @@ pub fn save_setup(path: &Path, setup: &Setup) -> Result<(), StoreError> {
     write_atomically(path, format!("{text}\n").as_bytes())
 }
 
+/// Write one player's army list to the army file `path` ([`Army::to_file_json`]: no positions),
+/// through a temporary file renamed into place.
+pub fn save_army(path: &Path, army: &crate::rules::Army) -> Result<(), StoreError> {
+    write_atomically(path, format!("{}\n", army.to_file_json()).as_bytes())
+}
+
+/// Read the army file `path`: the army, or what is wrong (the file cannot be read; a field,
+/// named, is not what an army file holds).
+pub fn load_army(path: &Path) -> Result<crate::rules::Army, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    crate::rules::Army::from_file_json(&text).map_err(|e| e.to_string())
+}
+
 /// fsync the directory holding `path`, so a new or renamed file survives a crash (best effort:
 /// not every platform can open a directory).
 fn sync_dir(path: &Path) {
