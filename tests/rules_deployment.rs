@@ -473,6 +473,9 @@ fn deployment_skills_reach_as_far_as_n4_says_and_no_trooper_deploys_in_contact_w
     ));
     let g = game(s);
     let r = r();
+    // Off the table (a click just past its edge in the picture), said in inches a player reads.
+    let e = no(&g, at("a1", -0.05024188226733069, 23.50612503881184), Rule::Deployment);
+    assert_eq!(e.reason, "a1: (-0.05, 23.506) is off the 48\"×48\" table");
     // Without a skill: totally inside the own zone.
     let e = no(&g, at("a1", 10.0, 14.0), Rule::Deployment);
     assert!(e.reason.contains("troopers deploy totally inside their own"), "{}", e.reason);

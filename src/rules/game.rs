@@ -1492,7 +1492,13 @@ impl Game {
         if !(0.0..=self.table.width).contains(&x) || !(0.0..=self.table.depth).contains(&y) {
             return reject(
                 Rule::Deployment,
-                format!("{id}: ({x}, {y}) is off the {}\"×{}\" table", self.table.width, self.table.depth),
+                format!(
+                    "{id}: ({}, {}) is off the {}\"×{}\" table",
+                    inches(x),
+                    inches(y),
+                    self.table.width,
+                    self.table.depth
+                ),
             );
         }
         if self.troopers[i].is(State::Dead) {
@@ -2710,7 +2716,7 @@ impl Game {
                 {
                     return reject(
                         Rule::BadInput,
-                        format!("{}: route point {k} ({x}, {y}) is off the table", m.trooper),
+                        format!("{}: route point {k} ({}, {}) is off the table", m.trooper, inches(x), inches(y)),
                     );
                 }
             }
@@ -3791,7 +3797,10 @@ impl Game {
                         || *x > self.table.width
                         || *y > self.table.depth
                     {
-                        return reject(Rule::BadInput, format!("{trooper}: ({x}, {y}) is off the table"));
+                        return reject(
+                            Rule::BadInput,
+                            format!("{trooper}: ({}, {}) is off the table", inches(*x), inches(*y)),
+                        );
                     }
                     let old =
                         self.troopers[i].position.unwrap_or(Placement { x: *x, y: *y, facing: 0.0, elevation: 0.0 });
