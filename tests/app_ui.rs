@@ -1230,6 +1230,9 @@ fn deployment_follows_its_four_steps_in_the_panel() {
     h.run();
     h.get_by_label("Step 4 of 4: B places the 1 trooper it kept back (2 off the table). Then the Order Count.");
     h.get_by_label("Click the table where b1 stands.");
+    // b1 with a facing of its own: the box unticked gives 90°.
+    h.get_by_label("facing the table's middle").click();
+    h.run();
     h.state_mut().command(Command::DeployAt(TablePoint::new(14.0, 40.0), 0.0));
     h.run();
     h.get_by_label("Every step of the Deployment Phase is done: the Order Count begins the game.");
@@ -1239,6 +1242,24 @@ fn deployment_follows_its_four_steps_in_the_panel() {
         ["strategic_command_token", "deploy", "deploy", "end_deployment_step", "deploy", "deploy", "deploy"],
         "what was played, in order"
     );
+    // Each Model tagged faces the middle of the 48" table, whichever edge it stands at, but b1.
+    let facings: Vec<(String, f64)> = saved_events(&path)
+        .iter()
+        .filter_map(|e| match e {
+            sightline::rules::Event::Deploy { trooper, facing, .. } => Some((trooper.clone(), *facing)),
+            _ => None,
+        })
+        .collect();
+    let towards = |x: f64, y: f64| (24.0 - y).atan2(24.0 - x).to_degrees().round().rem_euclid(360.0);
+    let want = [
+        ("a_lt", towards(10.0, 6.0)),
+        ("b_lt", towards(10.0, 40.0)),
+        ("a1", towards(14.0, 6.0)),
+        ("a2", towards(18.0, 6.0)),
+        ("b1", 90.0),
+    ];
+    assert_eq!(facings, want.map(|(id, f)| (id.to_string(), f)));
+    assert!(facings[1].1 > 270.0, "B's Lieutenant at the far edge looks back across the table");
     // b_ad starts the game off the table.
     h.get_by_label("Order Count").click();
     h.run();

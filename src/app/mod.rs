@@ -718,7 +718,8 @@ impl SightlineApp {
             return;
         };
         let side = game.game().trooper(&id).map(|t| t.side);
-        let facing = self.draft.deploy_facing;
+        let t = &self.scene.table;
+        let facing = self.draft.deploy_facing.unwrap_or_else(|| order_panel::facing_the_middle(p, t.width, t.depth));
         let event = crate::rules::Event::Deploy { trooper: id.clone(), x: p.x, y: p.y, facing, elevation };
         self.run_command(Command::Play(event));
         let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };

@@ -53,8 +53,10 @@ pub struct OrderDraft {
     pub group: usize,
     /// Deployment: clicks on the table tag where the selected trooper stands.
     pub tagging: bool,
-    /// The facing a trooper is tagged with, degrees.
-    pub deploy_facing: f64,
+    /// The facing a trooper is tagged with, degrees; `None` (the default): towards the table's
+    /// middle from where it is tagged ([`facing_the_middle`]), so each player's Models face the
+    /// table, whichever edge they deploy on.
+    pub deploy_facing: Option<f64>,
     /// Strategic Use: how many Regular Orders to take from each of the active player's Combat
     /// Groups, and the trooper to put in Suppressive Fire.
     pub strategic: (Vec<u32>, String),
@@ -172,7 +174,7 @@ impl Default for OrderDraft {
             fireteam: NewFireteam::default(),
             group: 0,
             tagging: false,
-            deploy_facing: 90.0,
+            deploy_facing: None,
             strategic: (Vec::new(), String::new()),
             new_lieutenant: String::new(),
             message: None,
@@ -295,6 +297,17 @@ pub fn skill_name(id: &str) -> &str {
 /// A game-file name ("suppressive_fire", "tactical_awareness") in words.
 pub fn words(v: &impl serde::Serialize) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(|w| w.replace('_', " "))).unwrap_or_default()
+}
+
+/// The facing, degrees counter-clockwise from +x and whole, of a Model at `p` looking at the
+/// middle of a `width` × `depth` table (inches); 90° at the middle itself.
+pub fn facing_the_middle(p: crate::geometry::TablePoint, width: f64, depth: f64) -> f64 {
+    let (dx, dy) = (width / 2.0 - p.x, depth / 2.0 - p.y);
+    if dx.hypot(dy) < 1e-9 {
+        return 90.0;
+    }
+    // (+ 0.0: never -0°.)
+    dy.atan2(dx).to_degrees().round().rem_euclid(360.0) + 0.0
 }
 
 pub(super) fn side_name(s: Side) -> &'static str {
@@ -480,9 +493,18 @@ fn deployment_ui(
         .on_hover_text("Each click on the table puts the selected trooper there, then selects the next");
     if draft.tagging {
         ui.horizontal(|ui| {
-            let label = ui.label("facing");
-            ui.add(egui::DragValue::new(&mut draft.deploy_facing).speed(1.0).range(0.0..=359.9).suffix("°"))
-                .labelled_by(label.id);
+            let mut middle = draft.deploy_facing.is_none();
+            if ui
+                .checkbox(&mut middle, "facing the table's middle")
+                .on_hover_text("Each Model tagged faces the middle of the table; untick to give one facing")
+                .changed()
+            {
+                draft.deploy_facing = if middle { None } else { Some(90.0) };
+            }
+            if let Some(f) = &mut draft.deploy_facing {
+                let label = ui.label("facing");
+                ui.add(egui::DragValue::new(f).speed(1.0).range(0.0..=359.9).suffix("°")).labelled_by(label.id);
+            }
         });
         ui.label(match selected {
             Some(id) => format!("Click the table where {id} stands."),
@@ -1259,6 +1281,23 @@ mod tests {
         let (g, results) = Game::replay(setup, events).expect("game");
         assert!(results.iter().all(Result::is_ok), "{results:?}");
         g
+    }
+
+    /// Models tagged at either edge, or in a corner, face the table's middle: A's edge (y = 0)
+    /// 90°, B's (y = 48) 270°, the left edge 0°, the right 180°, a corner along the diagonal.
+    #[test]
+    fn a_model_tagged_anywhere_faces_the_middle_of_the_table() {
+        use crate::geometry::TablePoint;
+        let f = |x, y| facing_the_middle(TablePoint::new(x, y), 48.0, 48.0);
+        assert_eq!([f(24.0, 2.0), f(24.0, 46.0), f(2.0, 24.0), f(46.0, 24.0)], [90.0, 270.0, 0.0, 180.0]);
+        assert_eq!([f(0.0, 0.0), f(48.0, 48.0), f(0.0, 48.0)], [45.0, 225.0, 315.0]);
+        assert_eq!(f(24.0, 24.0), 90.0, "at the middle itself");
+        // Whole degrees, never -0°, on a table that is not square: (10, 5) on 72 x 48 looks at (36, 24).
+        assert_eq!(
+            facing_the_middle(TablePoint::new(10.0, 5.0), 72.0, 48.0),
+            (19.0f64).atan2(26.0).to_degrees().round()
+        );
+        assert!(f(48.0, 24.0 + 1e-12).is_sign_positive() && f(2.0, 24.0 + 1e-12).to_bits() == 0.0f64.to_bits());
     }
 
     #[test]
