@@ -90,6 +90,12 @@ fn order_expenditure_sequence_move_places_the_trooper_at_the_end_of_its_route() 
     let p = g.trooper("a").and_then(|t| t.position).expect("on the table");
     assert_eq!((p.x, p.y), (12.0, 16.0));
     assert_eq!(p.facing, 90.0, "faces along its last leg");
+    // A last leg towards -y: 270°, the way a player gives a facing (not -90°).
+    let g = ok(
+        &activated(),
+        json!({"type": "declare", "skill": "move", "moves": [{"trooper": "a", "route": [[12, 10], [12, 7]]}]}),
+    );
+    assert_eq!(g.trooper("a").and_then(|t| t.position).map(|p| p.facing), Some(270.0));
 }
 
 #[test]

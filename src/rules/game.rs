@@ -2740,7 +2740,8 @@ impl Game {
             let mut facing = cur.facing;
             for &p in &route {
                 if (p.0 - last.0).hypot(p.1 - last.1) > 0.0 {
-                    facing = (p.1 - last.1).atan2(p.0 - last.0).to_degrees();
+                    // (0–360°, as a player gives a facing.)
+                    facing = (p.1 - last.1).atan2(p.0 - last.0).to_degrees().rem_euclid(360.0);
                 }
                 last = p;
             }
