@@ -537,7 +537,11 @@ fn an_illegal_declaration_in_the_app_is_refused_naming_the_rule_and_nothing_is_s
     h.get_by_label("a1: 1 point, to (16.0, 18.0): 8.00\", MOV 4-2");
     let before = saved_events(&path);
     assert_eq!(before.len(), saved.len() + 1, "the activation was saved");
-    h.get_by_label("Declare Move").click();
+    // Greyed out beforehand, saying why; played all the same (a stale click), refused.
+    assert!(disabled(&h, "Declare Move"), "the rules would refuse it");
+    h.get_by_label_contains("Not now: Move — a1 would move 8.000\" in its first Move; its MOV is 4-2, so at most 4\"");
+    let declaration = h.state().draft().declaration();
+    h.state_mut().command(Command::Play(sightline::rules::Event::Declare(declaration)));
     h.run();
     h.get_by_label_contains("Refused — Move: ");
     assert_eq!(saved_events(&path), before, "a refused declaration is not written");

@@ -937,8 +937,10 @@ fn declare_ui(ui: &mut egui::Ui, game: &Game, order: &Activation, draft: &mut Or
         ui.label("Under a Template it places:");
         pick_troopers(ui, game.troopers().iter().filter(|t| t.on_table()), &mut draft.template_hits);
     }
-    // The skill is judged here; its routes and targets when it is declared.
-    if act(ui, format!("Declare {}", skill.name), game.can_declare(skill.id).err().as_ref(), true).clicked() {
+    // The skill, then the declaration as it stands (its routes, targets, Template), judged as the
+    // rules would judge it: greyed out with the reason until the rules take it.
+    let refusal = game.can_declare(skill.id).err().or_else(|| game.apply(&Event::Declare(draft.declaration())).err());
+    if act(ui, format!("Declare {}", skill.name), refusal.as_ref(), true).clicked() {
         commands.push(Command::Play(Event::Declare(draft.declaration())));
     }
 }
