@@ -983,6 +983,54 @@ fn an_army_list_saved_from_one_side_is_played_by_the_other() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Tagging on the plan with the mouse: a click puts the Model where it is clicked, facing the
+/// table's middle; a press dragged puts it where it was pressed, facing the way it was dragged.
+#[test]
+fn a_model_tagged_with_a_drag_faces_the_way_it_was_dragged() {
+    let (dir, path, mut h) = tagging_a1_with_halves_for_zones("dragface", &[]);
+    h.get_by_label("Plan").click();
+    h.run();
+    let plan = h.get_by_label("table plan").rect();
+    let scale = plan.width() / 48.0;
+    let screen = |x: f32, y: f32| egui::pos2(plan.min.x + x * scale, plan.min.y + (48.0 - y) * scale);
+    let release = |h: &mut Harness<'static, SightlineApp>, at: egui::Pos2| {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run();
+    };
+    let last_deploy = |path: &std::path::Path| match saved_events(path).last() {
+        Some(sightline::rules::Event::Deploy { trooper, x, y, facing, .. }) => (trooper.clone(), *x, *y, *facing),
+        other => panic!("not a deploy: {other:?}"),
+    };
+    // A click at (12, 30): there, facing the middle (24, 24).
+    h.drag_at(screen(12.0, 30.0));
+    h.run();
+    release(&mut h, screen(12.0, 30.0));
+    let (id, x, y, facing) = last_deploy(&path);
+    assert_eq!(id, "a1");
+    assert!((x - 12.0).abs() < 0.01 && (y - 30.0).abs() < 0.01, "({x}, {y})");
+    assert_eq!(facing, (-6.0f64).atan2(12.0).to_degrees().round().rem_euclid(360.0));
+    // Pressed at (10, 20) and dragged to (13, 23): at (10, 20), facing 45°.
+    h.get_by_label("a1  S2").click();
+    h.run();
+    h.drag_at(screen(10.0, 20.0));
+    h.run();
+    for step in 1..=3 {
+        h.hover_at(screen(10.0 + step as f32, 20.0 + step as f32));
+        h.run();
+    }
+    release(&mut h, screen(13.0, 23.0));
+    let (id, x, y, facing) = last_deploy(&path);
+    assert_eq!(id, "a1");
+    assert!((x - 10.0).abs() < 0.01 && (y - 20.0).abs() < 0.01, "({x}, {y})");
+    assert_eq!(facing, 45.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Select all of the text box `label` and type `text` over it.
 fn retype(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
     use egui::accesskit::Role;

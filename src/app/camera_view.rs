@@ -78,7 +78,7 @@ impl CameraState {
         };
         let scale = (avail.width() / w as f32).min(avail.height() / h as f32);
         let rect = Rect::from_center_size(avail.center(), vec2(w as f32 * scale, h as f32 * scale));
-        let response = ui.allocate_rect(rect, Sense::click());
+        let response = ui.allocate_rect(rect, Sense::click_and_drag());
         ui.painter().image(tex.id(), rect, Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)), Color32::WHITE);
         Some((ImageFrame { rect, scale, size: (w, h) }, response))
     }

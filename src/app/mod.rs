@@ -93,6 +93,8 @@ pub enum Command {
     /// In a game, while deploying: the selected trooper stands here (table inches), its base
     /// this high (inches: on a roof, the roof's height).
     DeployAt(crate::geometry::TablePoint, f64),
+    /// The same, facing the way given (degrees): a press on the table dragged that way.
+    DeployFacing(crate::geometry::TablePoint, f64, f64),
     /// The routes being drawn changed (show them).
     RouteChanged,
     /// In a game: select a trooper that is not on the table yet (to activate it: Airborne
@@ -480,7 +482,8 @@ impl SightlineApp {
                 }
             }
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
-            Command::DeployAt(p, elevation) => self.deploy_selected(p, elevation),
+            Command::DeployAt(p, elevation) => self.deploy_selected(p, elevation, None),
+            Command::DeployFacing(p, elevation, facing) => self.deploy_selected(p, elevation, Some(facing)),
             Command::NewGameWindow => {
                 // A rematch starts from the open game's armies; a new file beside its file.
                 let dir = self
@@ -710,16 +713,18 @@ impl SightlineApp {
         out
     }
 
-    /// Deployment: the selected trooper stands at `p` (its base `elevation` up); then the next
-    /// trooper of its side in the list is selected, for the next click.
-    fn deploy_selected(&mut self, p: crate::geometry::TablePoint, elevation: f64) {
+    /// Deployment: the selected trooper stands at `p` (its base `elevation` up), facing `facing`
+    /// when given (a drag), else as the panel says; then the next trooper of its side in the
+    /// list is selected, for the next click.
+    fn deploy_selected(&mut self, p: crate::geometry::TablePoint, elevation: f64, facing: Option<f64>) {
         let Some(game) = self.game.as_ref() else { return };
         let Some(id) = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone()) else {
             return;
         };
         let side = game.game().trooper(&id).map(|t| t.side);
         let t = &self.scene.table;
-        let facing = self.draft.deploy_facing.unwrap_or_else(|| order_panel::facing_the_middle(p, t.width, t.depth));
+        let facing =
+            facing.or(self.draft.deploy_facing).unwrap_or_else(|| order_panel::facing_the_middle(p, t.width, t.depth));
         let event = crate::rules::Event::Deploy { trooper: id.clone(), x: p.x, y: p.y, facing, elevation };
         self.run_command(Command::Play(event));
         let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };
@@ -1007,6 +1012,23 @@ impl SightlineApp {
             banner(&painter, &f, &format!("Ladder up \"{}\": click {which} of it along the piece's top edge", t.id));
             for p in d.ends.iter().filter_map(|&p| view.screen_from_table(p, t.height_in)) {
                 painter.circle_filled(p, 4.0, plan::LADDER);
+            }
+        }
+        // While tagging: a press dragged gives the Model the facing it is dragged towards, on
+        // the surface it was pressed on.
+        if self.terrain_draft.is_none()
+            && ladder_on.is_none()
+            && self.table_click() == order_panel::TableClick::Deploy
+            && let Some((from, to, ended)) = plan::facing_drag(ui, &response)
+        {
+            painter.arrow(from, to - from, egui::Stroke::new(2.0, egui::Color32::WHITE));
+            if ended
+                && let Some((a, h)) = view.standing_point(&self.scene.terrain, from)
+                && let Some(b) = view.table_from_screen(to, h)
+                && a.dist(b) >= order_panel::FACING_DRAG_IN
+                && let Some(facing) = order_panel::facing_towards(a, b)
+            {
+                self.commands.push(Command::DeployFacing(a, h, facing));
             }
         }
         if response.clicked()

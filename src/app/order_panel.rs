@@ -302,13 +302,20 @@ pub fn words(v: &impl serde::Serialize) -> String {
 /// The facing, degrees counter-clockwise from +x and whole, of a Model at `p` looking at the
 /// middle of a `width` × `depth` table (inches); 90° at the middle itself.
 pub fn facing_the_middle(p: crate::geometry::TablePoint, width: f64, depth: f64) -> f64 {
-    let (dx, dy) = (width / 2.0 - p.x, depth / 2.0 - p.y);
-    if dx.hypot(dy) < 1e-9 {
-        return 90.0;
-    }
-    // (+ 0.0: never -0°.)
-    dy.atan2(dx).to_degrees().round().rem_euclid(360.0) + 0.0
+    facing_towards(p, crate::geometry::TablePoint::new(width / 2.0, depth / 2.0)).unwrap_or(90.0)
 }
+
+/// The facing, degrees counter-clockwise from +x, whole and 0–360, of a Model at `from` looking
+/// at `to` (table inches); `None` when the two are one point.
+pub fn facing_towards(from: crate::geometry::TablePoint, to: crate::geometry::TablePoint) -> Option<f64> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    // (+ 0.0: never -0°.)
+    (dx.hypot(dy) >= 1e-9).then(|| dy.atan2(dx).to_degrees().round().rem_euclid(360.0) + 0.0)
+}
+
+/// How far (inches) a press on the table must be dragged, while Models are tagged, to give the
+/// Model the facing it is dragged towards; a shorter drag is a click.
+pub const FACING_DRAG_IN: f64 = 0.5;
 
 pub(super) fn side_name(s: Side) -> &'static str {
     match s {
@@ -496,7 +503,10 @@ fn deployment_ui(
             let mut middle = draft.deploy_facing.is_none();
             if ui
                 .checkbox(&mut middle, "facing the table's middle")
-                .on_hover_text("Each Model tagged faces the middle of the table; untick to give one facing")
+                .on_hover_text(
+                    "Each Model tagged faces the middle of the table; untick to give one facing. Or press where \
+                     the Model stands and drag the way it faces",
+                )
                 .changed()
             {
                 draft.deploy_facing = if middle { None } else { Some(90.0) };

@@ -286,6 +286,27 @@ pub fn dashed_outline(painter: &egui::Painter, pts: &[Pos2], stroke: Stroke, das
     }
 }
 
+/// A press dragged on `response`: where it was pressed and where the pointer is now (screen),
+/// while it is dragged and on the frame it ends (`.2`: it ended, the button released).
+pub fn facing_drag(ui: &egui::Ui, response: &egui::Response) -> Option<(Pos2, Pos2, bool)> {
+    let id = response.id.with("facing drag");
+    if response.drag_started()
+        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+    {
+        ui.data_mut(|d| d.insert_temp(id, origin));
+    }
+    if !(response.dragged() || response.drag_stopped()) {
+        return None;
+    }
+    let origin = ui.data(|d| d.get_temp::<Pos2>(id))?;
+    let now = response.interact_pointer_pos().or_else(|| ui.input(|i| i.pointer.latest_pos()))?;
+    let ended = response.drag_stopped();
+    if ended {
+        ui.data_mut(|d| d.remove::<Pos2>(id));
+    }
+    Some((origin, now, ended))
+}
+
 /// The line [`PlanView::reach`] draws, kept on a `width` × `depth` table (inches), and where it
 /// is named: its point nearest the table's middle.
 pub fn reach_on_table(line: &[TablePoint], width: f64, depth: f64) -> (Vec<TablePoint>, Option<TablePoint>) {
@@ -341,7 +362,8 @@ impl PlanView<'_> {
         let scale = ((avail.width() - 20.0) / t.width as f32).min((avail.height() - 20.0) / t.depth as f32).max(1.0);
         let size = vec2(t.width as f32 * scale, t.depth as f32 * scale);
         let screen = Rect::from_center_size(avail.center(), size);
-        let response = ui.allocate_rect(screen, Sense::click());
+        let response = ui.allocate_rect(screen, Sense::click_and_drag());
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "table plan"));
         let f = Frame { screen, scale, depth: t.depth };
         let painter = ui.painter_at(avail);
 
@@ -549,6 +571,19 @@ impl PlanView<'_> {
             painter.galley(at.min, galley, Color32::from_gray(20));
         }
 
+        // While tagging: a press dragged gives the Model the facing it is dragged towards.
+        if self.click == super::order_panel::TableClick::Deploy
+            && let Some((from, to, ended)) = facing_drag(ui, &response)
+        {
+            painter.arrow(from, to - from, Stroke::new(2.0, Color32::WHITE));
+            let (a, b) = (f.table_from_screen(from), f.table_from_screen(to));
+            if ended
+                && a.dist(b) >= super::order_panel::FACING_DRAG_IN
+                && let Some(facing) = super::order_panel::facing_towards(a, b)
+            {
+                return Some(Command::DeployFacing(a, crate::geometry::surface_height(&self.scene.terrain, a), facing));
+            }
+        }
         if response.clicked() {
             let p = response.interact_pointer_pos().map(|p| f.table_from_screen(p))?;
             return Some(
