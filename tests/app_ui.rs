@@ -1031,6 +1031,45 @@ fn a_model_tagged_with_a_drag_faces_the_way_it_was_dragged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Drawing a route on the plan: a press dragged adds the point where it was pressed and gives
+/// the mover the facing it was dragged towards at the end of its route, which the Move declares.
+#[test]
+fn a_route_point_dragged_sets_the_facing_at_the_end_of_the_move() {
+    let (dir, path) = new_game_from("tests/fixtures/movement.jsonl", "dragroute");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    click_each(&mut h, &["Plan", "Order Count", "a1  S2", "Activate a1"]);
+    let plan = h.get_by_label("table plan").rect();
+    let scale = plan.width() / 48.0;
+    let screen = |x: f32, y: f32| egui::pos2(plan.min.x + x * scale, plan.min.y + (48.0 - y) * scale);
+    // a1 (at (16, 10), MOV 4-2): pressed at (16, 13), dragged towards (13, 13), due -x.
+    h.drag_at(screen(16.0, 13.0));
+    h.run();
+    for step in 1..=3 {
+        h.hover_at(screen(16.0 - step as f32, 13.0));
+        h.run();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: screen(13.0, 13.0),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+    h.get_by_label_contains("a1: 1 point, to (16.0, 13.0): 3.00\", MOV 4-2");
+    let before = saved_events(&path).len();
+    click_each(&mut h, &["Declare Move"]);
+    let events = saved_events(&path);
+    assert_eq!(events.len(), before + 1, "declared");
+    match events.last() {
+        Some(sightline::rules::Event::Declare(d)) => assert_eq!(d.moves[0].facing, Some(180.0), "{d:?}"),
+        other => panic!("not a declaration: {other:?}"),
+    }
+    let a1 = h.state().game().and_then(|g| g.game().trooper("a1").and_then(|t| t.position)).expect("on the table");
+    assert_eq!((a1.x, a1.y, a1.facing), (16.0, 13.0, 180.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Select all of the text box `label` and type `text` over it.
 fn retype(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
     use egui::accesskit::Role;

@@ -95,6 +95,9 @@ pub enum Command {
     DeployAt(crate::geometry::TablePoint, f64),
     /// The same, facing the way given (degrees): a press on the table dragged that way.
     DeployFacing(crate::geometry::TablePoint, f64, f64),
+    /// A route click, and the mover's facing at the end of its route (degrees): a press on the
+    /// table dragged the way it is to face.
+    RouteClickFacing(crate::geometry::TablePoint, f64),
     /// The routes being drawn changed (show them).
     RouteChanged,
     /// In a game: select a trooper that is not on the table yet (to activate it: Airborne
@@ -457,6 +460,11 @@ impl SightlineApp {
                     None => p,
                 };
                 self.run_command(Command::RoutePoint(p));
+            }
+            Command::RouteClickFacing(p, facing) => {
+                let Some(mover) = self.mover() else { return };
+                self.run_command(Command::RouteClick(p));
+                self.draft.facing.insert(mover, facing);
             }
             Command::RoutePoint(p) => {
                 let Some(mover) = self.mover() else { return };
@@ -1014,11 +1022,11 @@ impl SightlineApp {
                 painter.circle_filled(p, 4.0, plan::LADDER);
             }
         }
-        // While tagging: a press dragged gives the Model the facing it is dragged towards, on
-        // the surface it was pressed on.
+        // While tagging, or drawing a route: a press dragged gives the facing it is dragged
+        // towards, on the surface it was pressed on.
         if self.terrain_draft.is_none()
             && ladder_on.is_none()
-            && self.table_click() == order_panel::TableClick::Deploy
+            && self.table_click().takes_facing()
             && let Some((from, to, ended)) = plan::facing_drag(ui, &response)
         {
             painter.arrow(from, to - from, egui::Stroke::new(2.0, egui::Color32::WHITE));
@@ -1027,8 +1035,9 @@ impl SightlineApp {
                 && let Some(b) = view.table_from_screen(to, h)
                 && a.dist(b) >= order_panel::FACING_DRAG_IN
                 && let Some(facing) = order_panel::facing_towards(a, b)
+                && let Some(c) = self.table_click().command_facing(a, h, facing)
             {
-                self.commands.push(Command::DeployFacing(a, h, facing));
+                self.commands.push(c);
             }
         }
         if response.clicked()

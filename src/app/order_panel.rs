@@ -258,6 +258,22 @@ pub enum TableClick {
 }
 
 impl TableClick {
+    /// Whether a press dragged on the table gives a facing now: while Models are tagged (the
+    /// Model's) and while a route is drawn (the mover's, at the end of its route).
+    pub fn takes_facing(self) -> bool {
+        matches!(self, TableClick::Deploy | TableClick::Route)
+    }
+
+    /// The command a press at table point `p` (on a surface `h` inches up) dragged towards
+    /// `facing` (degrees) makes, when a drag [`Self::takes_facing`].
+    pub fn command_facing(self, p: TablePoint, h: f64, facing: f64) -> Option<Command> {
+        match self {
+            TableClick::Deploy => Some(Command::DeployFacing(p, h, facing)),
+            TableClick::Route => Some(Command::RouteClickFacing(p, facing)),
+            _ => None,
+        }
+    }
+
     /// The command a click at table point `p` makes (inches; a trooper deployed inside a piece
     /// stands on its top), or `None` when the click selects.
     pub fn command_at(self, p: TablePoint, terrain: &[crate::geometry::Terrain]) -> Option<Command> {

@@ -571,8 +571,9 @@ impl PlanView<'_> {
             painter.galley(at.min, galley, Color32::from_gray(20));
         }
 
-        // While tagging: a press dragged gives the Model the facing it is dragged towards.
-        if self.click == super::order_panel::TableClick::Deploy
+        // While tagging, or drawing a route: a press dragged gives the facing it is dragged
+        // towards (the Model's; the mover's at the end of its route).
+        if self.click.takes_facing()
             && let Some((from, to, ended)) = facing_drag(ui, &response)
         {
             painter.arrow(from, to - from, Stroke::new(2.0, Color32::WHITE));
@@ -581,7 +582,8 @@ impl PlanView<'_> {
                 && a.dist(b) >= super::order_panel::FACING_DRAG_IN
                 && let Some(facing) = super::order_panel::facing_towards(a, b)
             {
-                return Some(Command::DeployFacing(a, crate::geometry::surface_height(&self.scene.terrain, a), facing));
+                let h = crate::geometry::surface_height(&self.scene.terrain, a);
+                return self.click.command_facing(a, h, facing);
             }
         }
         if response.clicked() {
