@@ -90,6 +90,8 @@ pub enum Command {
     /// In a game, while a "placed at" outcome is put together: where the trooper now stands
     /// (table inches).
     PlaceAt(crate::geometry::TablePoint),
+    /// The same, and the facing it is placed with (degrees): a press dragged that way.
+    PlaceFacing(crate::geometry::TablePoint, f64),
     /// In a game, while deploying: the selected trooper stands here (table inches), its base
     /// this high (inches: on a roof, the roof's height).
     DeployAt(crate::geometry::TablePoint, f64),
@@ -490,6 +492,10 @@ impl SightlineApp {
                 }
             }
             Command::PlaceAt(p) => self.draft.outcome.at = (p.x, p.y),
+            Command::PlaceFacing(p, facing) => {
+                self.draft.outcome.at = (p.x, p.y);
+                self.draft.outcome.facing = facing;
+            }
             Command::DeployAt(p, elevation) => self.deploy_selected(p, elevation, None),
             Command::DeployFacing(p, elevation, facing) => self.deploy_selected(p, elevation, Some(facing)),
             Command::NewGameWindow => {

@@ -259,9 +259,10 @@ pub enum TableClick {
 
 impl TableClick {
     /// Whether a press dragged on the table gives a facing now: while Models are tagged (the
-    /// Model's) and while a route is drawn (the mover's, at the end of its route).
+    /// Model's), while a route is drawn (the mover's, at the end of its route) and while a
+    /// "placed at" outcome is put together (the facing it is placed with).
     pub fn takes_facing(self) -> bool {
-        matches!(self, TableClick::Deploy | TableClick::Route)
+        matches!(self, TableClick::Deploy | TableClick::Route | TableClick::Place)
     }
 
     /// The command a press at table point `p` (on a surface `h` inches up) dragged towards
@@ -270,6 +271,7 @@ impl TableClick {
         match self {
             TableClick::Deploy => Some(Command::DeployFacing(p, h, facing)),
             TableClick::Route => Some(Command::RouteClickFacing(p, facing)),
+            TableClick::Place => Some(Command::PlaceFacing(p, facing)),
             _ => None,
         }
     }
@@ -1326,6 +1328,21 @@ mod tests {
             (19.0f64).atan2(26.0).to_degrees().round()
         );
         assert!(f(48.0, 24.0 + 1e-12).is_sign_positive() && f(2.0, 24.0 + 1e-12).to_bits() == 0.0f64.to_bits());
+    }
+
+    /// A drag gives a facing where a click puts a Model, a route point or a placement, and
+    /// nowhere else (a drag while selecting, tracing terrain or putting a ladder does nothing).
+    #[test]
+    fn a_drag_gives_a_facing_only_where_a_click_places_something_that_faces() {
+        use crate::geometry::TablePoint;
+        let p = TablePoint::new(3.0, 4.0);
+        assert_eq!(TableClick::Deploy.command_facing(p, 2.0, 45.0), Some(Command::DeployFacing(p, 2.0, 45.0)));
+        assert_eq!(TableClick::Route.command_facing(p, 2.0, 45.0), Some(Command::RouteClickFacing(p, 45.0)));
+        assert_eq!(TableClick::Place.command_facing(p, 2.0, 45.0), Some(Command::PlaceFacing(p, 45.0)));
+        for click in [TableClick::Select, TableClick::TerrainCorner, TableClick::LadderEnd] {
+            assert!(!click.takes_facing() && click.command_facing(p, 0.0, 45.0).is_none(), "{click:?}");
+        }
+        assert!([TableClick::Deploy, TableClick::Route, TableClick::Place].iter().all(|c| c.takes_facing()));
     }
 
     #[test]
