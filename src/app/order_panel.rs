@@ -346,11 +346,18 @@ pub(super) fn side_name(s: Side) -> &'static str {
 pub fn event_text(e: &Event) -> String {
     match e {
         Event::Activate { source, troopers } => format!("activate {} ({})", troopers.join(", "), words(source)),
+        Event::Deploy { trooper, x, y, facing, elevation } => {
+            let up = if *elevation > 0.0 { format!(", {elevation:.1}\" up") } else { String::new() };
+            format!("deploy {trooper} at ({x:.1}, {y:.1}){up} facing {facing:.0}°")
+        }
         Event::Declare(d) => {
             let mut t = format!("declare {}", skill_name(&d.skill));
             for m in &d.moves {
                 if let Some(&(x, y)) = m.route.last() {
                     t += &format!(" · {} to ({x:.1}, {y:.1})", m.trooper);
+                    if let Some(f) = m.facing {
+                        t += &format!(" facing {f:.0}°");
+                    }
                 }
             }
             if !d.targets.is_empty() {
@@ -1328,6 +1335,23 @@ mod tests {
             (19.0f64).atan2(26.0).to_degrees().round()
         );
         assert!(f(48.0, 24.0 + 1e-12).is_sign_positive() && f(2.0, 24.0 + 1e-12).to_bits() == 0.0f64.to_bits());
+    }
+
+    /// The log says where a Model was tagged and how it faces, and a move's facing when given.
+    #[test]
+    fn the_log_says_where_a_model_was_tagged_and_which_way_it_faces() {
+        let deploy =
+            |elevation: f64| Event::Deploy { trooper: "a1".into(), x: 12.71, y: 4.86, facing: 20.0, elevation };
+        assert_eq!(event_text(&deploy(0.0)), "deploy a1 at (12.7, 4.9) facing 20°");
+        assert_eq!(event_text(&deploy(3.0)), "deploy a1 at (12.7, 4.9), 3.0\" up facing 20°");
+        let declare = |facing: &str| -> Event {
+            serde_json::from_str(&format!(
+                r#"{{"type": "declare", "skill": "move", "moves": [{{"trooper": "a1", "route": [[15.7, 7.66]], "facing": {facing}}}]}}"#
+            ))
+            .expect("a declaration")
+        };
+        assert_eq!(event_text(&declare("60")), "declare Move · a1 to (15.7, 7.7) facing 60°");
+        assert_eq!(event_text(&declare("null")), "declare Move · a1 to (15.7, 7.7)");
     }
 
     /// A drag gives a facing where a click puts a Model, a route point or a placement, and
