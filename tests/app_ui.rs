@@ -990,26 +990,12 @@ fn a_model_tagged_with_a_drag_faces_the_way_it_was_dragged() {
     let (dir, path, mut h) = tagging_a1_with_halves_for_zones("dragface", &[]);
     h.get_by_label("Plan").click();
     h.run();
-    let plan = h.get_by_label("table plan").rect();
-    let scale = plan.width() / 48.0;
-    let screen = |x: f32, y: f32| egui::pos2(plan.min.x + x * scale, plan.min.y + (48.0 - y) * scale);
-    let release = |h: &mut Harness<'static, SightlineApp>, at: egui::Pos2| {
-        h.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed: false,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run();
-    };
     let last_deploy = |path: &std::path::Path| match saved_events(path).last() {
         Some(sightline::rules::Event::Deploy { trooper, x, y, facing, .. }) => (trooper.clone(), *x, *y, *facing),
         other => panic!("not a deploy: {other:?}"),
     };
     // A click at (12, 30): there, facing the middle (24, 24).
-    h.drag_at(screen(12.0, 30.0));
-    h.run();
-    release(&mut h, screen(12.0, 30.0));
+    drag_on_plan(&mut h, (12.0, 30.0), (12.0, 30.0));
     let (id, x, y, facing) = last_deploy(&path);
     assert_eq!(id, "a1");
     assert!((x - 12.0).abs() < 0.01 && (y - 30.0).abs() < 0.01, "({x}, {y})");
@@ -1017,13 +1003,7 @@ fn a_model_tagged_with_a_drag_faces_the_way_it_was_dragged() {
     // Pressed at (10, 20) and dragged to (13, 23): at (10, 20), facing 45°.
     h.get_by_label("a1  S2").click();
     h.run();
-    h.drag_at(screen(10.0, 20.0));
-    h.run();
-    for step in 1..=3 {
-        h.hover_at(screen(10.0 + step as f32, 20.0 + step as f32));
-        h.run();
-    }
-    release(&mut h, screen(13.0, 23.0));
+    drag_on_plan(&mut h, (10.0, 20.0), (13.0, 23.0));
     let (id, x, y, facing) = last_deploy(&path);
     assert_eq!(id, "a1");
     assert!((x - 10.0).abs() < 0.01 && (y - 20.0).abs() < 0.01, "({x}, {y})");
@@ -1039,23 +1019,8 @@ fn a_route_point_dragged_sets_the_facing_at_the_end_of_the_move() {
     let (mut h, _) = game_app(&path);
     h.run();
     click_each(&mut h, &["Plan", "Order Count", "a1  S2", "Activate a1"]);
-    let plan = h.get_by_label("table plan").rect();
-    let scale = plan.width() / 48.0;
-    let screen = |x: f32, y: f32| egui::pos2(plan.min.x + x * scale, plan.min.y + (48.0 - y) * scale);
     // a1 (at (16, 10), MOV 4-2): pressed at (16, 13), dragged towards (13, 13), due -x.
-    h.drag_at(screen(16.0, 13.0));
-    h.run();
-    for step in 1..=3 {
-        h.hover_at(screen(16.0 - step as f32, 13.0));
-        h.run();
-    }
-    h.event(egui::Event::PointerButton {
-        pos: screen(13.0, 13.0),
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run();
+    drag_on_plan(&mut h, (16.0, 13.0), (13.0, 13.0));
     h.get_by_label_contains("a1: 1 point, to (16.0, 13.0): 3.00\", MOV 4-2");
     let before = saved_events(&path).len();
     click_each(&mut h, &["Declare Move"]);
@@ -1068,6 +1033,31 @@ fn a_route_point_dragged_sets_the_facing_at_the_end_of_the_move() {
     let a1 = h.state().game().and_then(|g| g.game().trooper("a1").and_then(|t| t.position)).expect("on the table");
     assert_eq!((a1.x, a1.y, a1.facing), (16.0, 13.0, 180.0));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Press the plan (shown) at table point `from` (inches), move the pointer in three steps to
+/// `to` and let go there, through egui's pointer events; `from` = `to` is a click (let go at once).
+fn drag_on_plan(h: &mut Harness<'static, SightlineApp>, from: (f32, f32), to: (f32, f32)) {
+    let plan = h.get_by_label("table plan").rect();
+    let depth = h.state().scene().table.depth as f32;
+    let scale = plan.width() / h.state().scene().table.width as f32;
+    let screen = |(x, y): (f32, f32)| egui::pos2(plan.min.x + x * scale, plan.min.y + (depth - y) * scale);
+    h.drag_at(screen(from));
+    h.run();
+    // (A click is let go at once: held over frames it would no longer be one.)
+    let steps = if from == to { 0 } else { 3 };
+    for step in 1..=steps {
+        let t = step as f32 / steps as f32;
+        h.hover_at(screen((from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t)));
+        h.run();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: screen(to),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
 }
 
 /// Select all of the text box `label` and type `text` over it.

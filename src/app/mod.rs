@@ -732,13 +732,10 @@ impl SightlineApp {
     /// list is selected, for the next click.
     fn deploy_selected(&mut self, p: crate::geometry::TablePoint, elevation: f64, facing: Option<f64>) {
         let Some(game) = self.game.as_ref() else { return };
-        let Some(id) = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone()) else {
-            return;
-        };
+        let Some(id) = self.selected_id() else { return };
         let side = game.game().trooper(&id).map(|t| t.side);
-        let t = &self.scene.table;
         let facing =
-            facing.or(self.draft.deploy_facing).unwrap_or_else(|| order_panel::facing_the_middle(p, t.width, t.depth));
+            facing.or(self.draft.deploy_facing).unwrap_or_else(|| order_panel::facing_the_middle(p, &self.scene.table));
         let event = crate::rules::Event::Deploy { trooper: id.clone(), x: p.x, y: p.y, facing, elevation };
         self.run_command(Command::Play(event));
         let Some(game) = self.game.as_ref().map(|g| g.game()) else { return };
@@ -780,7 +777,7 @@ impl SightlineApp {
             return;
         };
         let due = |id: &str| game.trooper(id).is_some_and(|t| !t.on_table()) && game.deployment_allows(id);
-        let selected = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone());
+        let selected = self.selected_id();
         if selected.as_deref().is_some_and(due) {
             return;
         }
@@ -917,13 +914,12 @@ impl SightlineApp {
         // How far beyond its zone the trooper to tag may deploy (Forward Deployment …).
         if let Some((side, line, inches)) = self.deployment_reach() {
             let t = &self.scene.table;
-            let (on, name_at) = plan::reach_on_table(&line, t.width, t.depth);
+            let (on, name_at) = plan::reach_on_table(&line, t);
             if on.iter().all(|&p| view.screen_from_table(p, 0.0).is_some()) {
                 let colour = plan::side_colour(side);
                 plan::dashed_outline(&painter, &view.path(&on, 0.0, true), egui::Stroke::new(1.5, colour), 5.0, 5.0);
-                let middle = crate::geometry::TablePoint::new(t.width / 2.0, t.depth / 2.0);
                 if let (Some(at), Some(towards)) =
-                    (name_at.and_then(|p| view.screen_from_table(p, 0.0)), view.screen_from_table(middle, 0.0))
+                    (name_at.and_then(|p| view.screen_from_table(p, 0.0)), view.screen_from_table(t.middle(), 0.0))
                 {
                     plan::reach_label(&painter, at, towards, inches, colour);
                 }
@@ -1396,6 +1392,11 @@ impl SightlineApp {
             .collect()
     }
 
+    /// The id of the trooper selected: on the table, or one not on it yet.
+    fn selected_id(&self) -> Option<String> {
+        self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone())
+    }
+
     /// While Models are tagged at deployment: for the trooper to be tagged next, when a
     /// Deployment Skill lets it go a distance beyond its player's Deployment Zone (Forward
     /// Deployment …), that zone's side, the line that far out (inches) and the distance.
@@ -1404,7 +1405,7 @@ impl SightlineApp {
         if !game.deployment_open() || !self.draft.tagging {
             return None;
         }
-        let id = self.selected.map(|i| self.scene.troopers[i].id.clone()).or(self.off_table.clone())?;
+        let id = self.selected_id()?;
         let side = game.trooper(&id)?.side;
         let inches = game.deployment_reach_in(&id)?;
         let zone = game.setup().deployment_zone(side).ok().flatten()?;

@@ -318,17 +318,16 @@ pub fn words(v: &impl serde::Serialize) -> String {
 }
 
 /// The facing, degrees counter-clockwise from +x and whole, of a Model at `p` looking at the
-/// middle of a `width` × `depth` table (inches); 90° at the middle itself.
-pub fn facing_the_middle(p: crate::geometry::TablePoint, width: f64, depth: f64) -> f64 {
-    facing_towards(p, crate::geometry::TablePoint::new(width / 2.0, depth / 2.0)).unwrap_or(90.0)
+/// middle of `table` (inches); 90° at the middle itself.
+pub fn facing_the_middle(p: TablePoint, table: &crate::geometry::Table) -> f64 {
+    facing_towards(p, table.middle()).unwrap_or(90.0)
 }
 
 /// The facing, degrees counter-clockwise from +x, whole and 0–360, of a Model at `from` looking
 /// at `to` (table inches); `None` when the two are one point.
-pub fn facing_towards(from: crate::geometry::TablePoint, to: crate::geometry::TablePoint) -> Option<f64> {
-    let (dx, dy) = (to.x - from.x, to.y - from.y);
-    // (+ 0.0: never -0°.)
-    (dx.hypot(dy) >= 1e-9).then(|| dy.atan2(dx).to_degrees().round().rem_euclid(360.0) + 0.0)
+pub fn facing_towards(from: TablePoint, to: TablePoint) -> Option<f64> {
+    // (Rounded up to 360° is 0°; + 0.0: never -0°.)
+    (from.dist(to) >= 1e-9).then(|| from.angle_deg_to(to).round().rem_euclid(360.0) + 0.0)
 }
 
 /// How far (inches) a press on the table must be dragged, while Models are tagged, to give the
@@ -1325,13 +1324,14 @@ mod tests {
     #[test]
     fn a_model_tagged_anywhere_faces_the_middle_of_the_table() {
         use crate::geometry::TablePoint;
-        let f = |x, y| facing_the_middle(TablePoint::new(x, y), 48.0, 48.0);
+        let square = crate::geometry::Table { width: 48.0, depth: 48.0 };
+        let f = |x, y| facing_the_middle(TablePoint::new(x, y), &square);
         assert_eq!([f(24.0, 2.0), f(24.0, 46.0), f(2.0, 24.0), f(46.0, 24.0)], [90.0, 270.0, 0.0, 180.0]);
         assert_eq!([f(0.0, 0.0), f(48.0, 48.0), f(0.0, 48.0)], [45.0, 225.0, 315.0]);
         assert_eq!(f(24.0, 24.0), 90.0, "at the middle itself");
         // Whole degrees, never -0°, on a table that is not square: (10, 5) on 72 x 48 looks at (36, 24).
         assert_eq!(
-            facing_the_middle(TablePoint::new(10.0, 5.0), 72.0, 48.0),
+            facing_the_middle(TablePoint::new(10.0, 5.0), &crate::geometry::Table { width: 72.0, depth: 48.0 }),
             (19.0f64).atan2(26.0).to_degrees().round()
         );
         assert!(f(48.0, 24.0 + 1e-12).is_sign_positive() && f(2.0, 24.0 + 1e-12).to_bits() == 0.0f64.to_bits());

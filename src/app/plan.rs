@@ -307,12 +307,12 @@ pub fn facing_drag(ui: &egui::Ui, response: &egui::Response) -> Option<(Pos2, Po
     Some((origin, now, ended))
 }
 
-/// The line [`PlanView::reach`] draws, kept on a `width` × `depth` table (inches), and where it
-/// is named: its point nearest the table's middle.
-pub fn reach_on_table(line: &[TablePoint], width: f64, depth: f64) -> (Vec<TablePoint>, Option<TablePoint>) {
+/// The line [`PlanView::reach`] draws, kept on `table` (inches), and where it is named: its
+/// point nearest the table's middle.
+pub fn reach_on_table(line: &[TablePoint], table: &crate::geometry::Table) -> (Vec<TablePoint>, Option<TablePoint>) {
     let on: Vec<TablePoint> =
-        line.iter().map(|p| TablePoint::new(p.x.clamp(0.0, width), p.y.clamp(0.0, depth))).collect();
-    let middle = TablePoint::new(width / 2.0, depth / 2.0);
+        line.iter().map(|p| TablePoint::new(p.x.clamp(0.0, table.width), p.y.clamp(0.0, table.depth))).collect();
+    let middle = table.middle();
     let name_at = (0..on.len())
         .map(|k| crate::geometry::closest_on_segment(middle, on[k], on[(k + 1) % on.len()]))
         .min_by(|a, b| a.dist(middle).total_cmp(&b.dist(middle)));
@@ -394,12 +394,17 @@ impl PlanView<'_> {
             dashed_outline(&painter, &pts, Stroke::new(1.0, side_colour(*side).gamma_multiply(0.6)), 8.0, 4.0);
         }
         if let Some((side, line, inches)) = &self.reach {
-            let (on, name_at) = reach_on_table(line, t.width, t.depth);
+            let (on, name_at) = reach_on_table(line, t);
             let pts: Vec<Pos2> = on.iter().map(|&p| f.screen_from_table(p)).collect();
             dashed_outline(&painter, &pts, Stroke::new(1.5, side_colour(*side)), 4.0, 4.0);
             if let Some(p) = name_at {
-                let middle = TablePoint::new(t.width / 2.0, t.depth / 2.0);
-                reach_label(&painter, f.screen_from_table(p), f.screen_from_table(middle), *inches, side_colour(*side));
+                reach_label(
+                    &painter,
+                    f.screen_from_table(p),
+                    f.screen_from_table(t.middle()),
+                    *inches,
+                    side_colour(*side),
+                );
             }
         }
 

@@ -314,9 +314,7 @@ impl SetupEditor {
             Some(s) => {
                 let mut setup = s.clone();
                 for side in [Side::A, Side::B] {
-                    for t in setup.armies.get_mut(side).groups.iter_mut().flat_map(|g| &mut g.troopers) {
-                        t.position = None;
-                    }
+                    setup.armies.get_mut(side).unplace();
                 }
                 let zones = if setup.deployment_zones.is_some() { Zones::AsLoaded } else { Zones::None };
                 (setup, zones)
@@ -421,9 +419,7 @@ impl SetupEditor {
     pub fn load_army(&mut self, side: Side) -> Result<String, String> {
         let path = PathBuf::from(self.army_paths.get(side).trim());
         let mut army = crate::store::load_army(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for t in army.groups.iter_mut().flat_map(|g| &mut g.troopers) {
-            t.position = None;
-        }
+        army.unplace();
         let other = self.setup.armies.get(crate::rules::opponent(side));
         let (army, renames) = army.renamed_apart_from(other);
         let n = army.troopers().count();
@@ -602,8 +598,8 @@ impl SetupEditor {
 
     fn army_ui(&mut self, ui: &mut egui::Ui, side: Side) {
         let name = side_name(side);
-        let count = self.setup.armies.get(side).groups.iter().map(|g| g.troopers.len()).sum::<usize>();
-        let sum: u32 = self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.points).sum();
+        let count = self.setup.armies.get(side).troopers().count();
+        let sum: u32 = self.setup.armies.get(side).troopers().map(|t| t.points).sum();
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(format!("Side {name}")).color(super::plan::side_colour(side)).strong());
             ui.label(format!("{count} trooper{}, {sum} points", if count == 1 { "" } else { "s" }));
@@ -650,8 +646,7 @@ impl SetupEditor {
             ui.label(m);
         }
         let mut edit: Option<RowEdit> = None;
-        let ids: Vec<String> =
-            self.setup.armies.get(side).groups.iter().flat_map(|g| &g.troopers).map(|t| t.id.clone()).collect();
+        let ids: Vec<String> = self.setup.armies.get(side).troopers().map(|t| t.id.clone()).collect();
         let groups = self.setup.armies.get(side).groups.len();
         for g in 0..groups {
             ui.label(format!("Combat Group {}", g + 1));

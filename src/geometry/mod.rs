@@ -123,6 +123,12 @@ impl TablePoint {
         let r = deg.to_radians();
         Self::new(r.cos(), r.sin())
     }
+
+    /// The direction from `self` to `to`, degrees counter-clockwise from `+x`, in 0–360 (a
+    /// facing, as a player gives one; 0 when the two are one point).
+    pub fn angle_deg_to(self, to: Self) -> f64 {
+        (to.y - self.y).atan2(to.x - self.x).to_degrees().rem_euclid(360.0)
+    }
 }
 
 /// Vector difference, inches.

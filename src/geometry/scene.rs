@@ -85,6 +85,13 @@ pub struct Table {
     pub depth: f64,
 }
 
+impl Table {
+    /// The middle of the table, inches.
+    pub fn middle(&self) -> TablePoint {
+        TablePoint::new(self.width / 2.0, self.depth / 2.0)
+    }
+}
+
 impl Default for Table {
     fn default() -> Self {
         Self { width: DEFAULT_TABLE_IN, depth: DEFAULT_TABLE_IN }

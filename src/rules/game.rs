@@ -2740,8 +2740,7 @@ impl Game {
             let mut facing = cur.facing;
             for &p in &route {
                 if (p.0 - last.0).hypot(p.1 - last.1) > 0.0 {
-                    // (0–360°, as a player gives a facing.)
-                    facing = (p.1 - last.1).atan2(p.0 - last.0).to_degrees().rem_euclid(360.0);
+                    facing = TablePoint::new(last.0, last.1).angle_deg_to(TablePoint::new(p.0, p.1));
                 }
                 last = p;
             }

@@ -291,7 +291,7 @@ struct ArmyFile {
 impl Army {
     /// Army points: as given, or the sum of its troopers'.
     pub fn total_points(&self) -> u32 {
-        self.points.unwrap_or_else(|| self.groups.iter().flat_map(|g| &g.troopers).map(|t| t.points).sum())
+        self.points.unwrap_or_else(|| self.troopers().map(|t| t.points).sum())
     }
 
     /// Every trooper, Combat Group by Combat Group.
@@ -299,13 +299,18 @@ impl Army {
         self.groups.iter().flat_map(|g| &g.troopers)
     }
 
+    /// Take every trooper off the table: the army as a list, to be tagged anew on a table.
+    pub fn unplace(&mut self) {
+        for t in self.groups.iter_mut().flat_map(|g| &mut g.troopers) {
+            t.position = None;
+        }
+    }
+
     /// The army as an army file's text (pretty JSON), without positions: a list is kept to be
     /// played on any table, where its Models are tagged anew.
     pub fn to_file_json(&self) -> String {
         let mut army = self.clone();
-        for t in army.groups.iter_mut().flat_map(|g| &mut g.troopers) {
-            t.position = None;
-        }
+        army.unplace();
         let file = ArmyFile { format: ARMY_FORMAT.into(), version: ARMY_VERSION, army };
         // (Plain data: it always serialises.)
         serde_json::to_string_pretty(&file).unwrap_or_default()
@@ -761,7 +766,7 @@ mod tests {
         let back = super::Army::from_file_json(&text).expect("an army file");
         assert!(back.troopers().all(|t| t.position.is_none()), "a list, not a table");
         let mut unplaced = setup.armies.a.clone();
-        unplaced.groups.iter_mut().flat_map(|g| &mut g.troopers).for_each(|t| t.position = None);
+        unplaced.unplace();
         assert_eq!(back, unplaced);
         let e = super::Army::from_file_json(crate::rules::EXAMPLE_SETUP_JSON).expect_err("a setup file");
         assert!(e.to_string().contains("a setup file (both armies), not an army file"), "{e}");
