@@ -330,8 +330,9 @@ pub fn facing_towards(from: TablePoint, to: TablePoint) -> Option<f64> {
     (from.dist(to) >= 1e-9).then(|| from.angle_deg_to(to).round().rem_euclid(360.0) + 0.0)
 }
 
-/// How far (inches) a press on the table must be dragged, while Models are tagged, to give the
-/// Model the facing it is dragged towards; a shorter drag is a click.
+/// How far (inches) a press on the table must be dragged, while Models are tagged, a route is
+/// drawn or a placement put together, to give the facing it is dragged towards; a shorter drag
+/// (moved too far for egui to call it a click) does nothing.
 pub const FACING_DRAG_IN: f64 = 0.5;
 
 pub(super) fn side_name(s: Side) -> &'static str {
