@@ -618,7 +618,6 @@ fn a_climb_drafted_in_the_panel_is_measured_as_climb_measures_it_and_lands_on_th
 #[test]
 fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_events() {
     use egui::accesskit::Role;
-    use sightline::app::Command;
     use sightline::geometry::TablePoint;
     use sightline::rules::Event;
     let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "panel");
@@ -680,8 +679,10 @@ fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_e
     outcome(&mut h, 0, "a_nco");
     outcome(&mut h, 1, "is placed at");
     h.get_by_label("Click the table where a_nco now stands, or type it.");
-    h.state_mut().command(Command::PlaceAt(TablePoint::new(40.0, 8.0)));
+    // Pressed on the plan at (40, 8) and dragged towards (40, 12): placed there facing +y, 90°.
+    h.get_by_label("Plan").click();
     h.run();
+    drag_on_plan(&mut h, (40.0, 8.0), (40.0, 12.0));
     h.get_by_label("Add outcome").click();
     h.run();
     h.get_by_label(&format!("{target} enters unconscious"));
@@ -699,15 +700,16 @@ fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_e
         r#"{"type": "close_aro_window"}"#.into(),
         format!(
             r#"{{"type": "resolve", "outcomes": [{{"type": "enter", "trooper": "{target}", "state": "unconscious"}},
-               {{"type": "place", "trooper": "a_nco", "x": 40, "y": 8, "facing": 0}}]}}"#
+               {{"type": "place", "trooper": "a_nco", "x": 40, "y": 8, "facing": 90}}]}}"#
         ),
     ]
     .iter()
     .map(|l| serde_json::from_str(l).expect("an event"))
     .collect();
     assert_eq!(saved_events(&path), expected);
-    let nco = h.state().scene().troopers.iter().find(|t| t.id == "a_nco").expect("a_nco").body.centre;
-    assert!(nco.dist(TablePoint::new(40.0, 8.0)) < 1e-9, "placed where the click said");
+    let nco = h.state().scene().troopers.iter().find(|t| t.id == "a_nco").expect("a_nco").body;
+    assert!(nco.centre.dist(TablePoint::new(40.0, 8.0)) < 1e-9, "placed where the press was");
+    assert_eq!(nco.facing_deg, 90.0, "facing the way it was dragged");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
