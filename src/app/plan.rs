@@ -199,17 +199,34 @@ pub fn snap_to_contact(scene: &Scene, mover: usize, p: TablePoint) -> TablePoint
         .map_or(p, |(_, q)| q)
 }
 
-/// Where a label of `size` goes for a piece whose screen box is `piece`: centred in it if it
-/// fits there and overlaps nothing `taken`, else just above, below, right or left of it (the
-/// first such place inside `bounds` that overlaps nothing), else a line further up or down from
-/// those (labels of one place stacked rather than printed over each other), else centred.
-fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> Rect {
+/// What a label names, which sets where it would rather go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LabelFor {
+    /// A terrain piece (or a stretch of route): inside it when it fits, else above, below,
+    /// right or left.
+    Piece,
+    /// A trooper: beneath its base, else above, right or left; never over it.
+    Base,
+}
+
+/// Where a label of `size` goes for a thing whose screen box is `piece`: centred in it if it is a
+/// [`LabelFor::Piece`], fits there and overlaps nothing `taken`, else just beside it (in the
+/// order [`LabelFor`] gives, the first such place inside `bounds` that overlaps nothing), else a
+/// line further up or down from those (labels of one place stacked rather than printed over each
+/// other), else where it would rather go.
+fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect, what: LabelFor) -> Rect {
     let gap = 2.0;
     let centre = Rect::from_center_size(piece.center(), size);
-    let fits_inside = size.x <= piece.width() && size.y <= piece.height();
+    let fits_inside = what == LabelFor::Piece && size.x <= piece.width() && size.y <= piece.height();
+    let above = pos2(piece.center().x, piece.min.y - gap - size.y / 2.0);
+    let below = pos2(piece.center().x, piece.max.y + gap + size.y / 2.0);
+    let (first, second) = match what {
+        LabelFor::Piece => (above, below),
+        LabelFor::Base => (below, above),
+    };
     let beside = [
-        pos2(piece.center().x, piece.min.y - gap - size.y / 2.0),
-        pos2(piece.center().x, piece.max.y + gap + size.y / 2.0),
+        first,
+        second,
         pos2(piece.max.x + gap + size.x / 2.0, piece.center().y),
         pos2(piece.min.x - gap - size.x / 2.0, piece.center().y),
     ]
@@ -219,12 +236,13 @@ fn place_label(size: egui::Vec2, piece: Rect, taken: &[Rect], bounds: Rect) -> R
         beside.into_iter().flat_map(move |r| [-1.0, 1.0].map(|d| r.translate(vec2(0.0, d * k as f32 * line))))
     });
     let free = |r: &Rect| bounds.contains_rect(*r) && !taken.iter().any(|t| t.intersects(*r));
+    let rather = if what == LabelFor::Piece { centre } else { beside[0] };
     fits_inside
         .then_some(centre)
         .filter(free)
         .or_else(|| beside.into_iter().find(free))
         .or_else(|| stacked.into_iter().find(free))
-        .unwrap_or(centre)
+        .unwrap_or(rather)
 }
 
 /// Mapping between table inches and screen points.
@@ -540,29 +558,34 @@ impl PlanView<'_> {
             if self.close_combat.iter().any(|&(a, b)| a == i || b == i) {
                 painter.circle_stroke(c, r + 7.5, Stroke::new(2.5, CLOSE_COMBAT));
             }
-            painter.text(
-                c + vec2(0.0, r + 8.0),
-                egui::Align2::CENTER_CENTER,
-                &tr.id,
-                egui::FontId::proportional(12.0),
-                Color32::WHITE,
-            );
         }
 
-        // Labels last, each where it covers no base, trooper name or other label (inside its piece
-        // when it can, else beside it), so none is hidden under a trooper on a roof.
+        // Labels last, each where it covers no base, trooper name or other label: a trooper's
+        // beneath its base when that is free (else above or beside it: two Models in base contact
+        // do not print their names over each other); a piece's inside it when it can, else beside
+        // it, so none is hidden under a trooper on a roof.
         let mut taken: Vec<Rect> = Vec::new();
-        for tr in &self.scene.troopers {
-            let c = f.screen_from_table(tr.body.centre);
-            let r = f.len(tr.body.radius()).max(3.0);
-            taken.push(Rect::from_center_size(c, vec2(2.0 * r, 2.0 * r)));
+        let bases: Vec<Rect> = self
+            .scene
+            .troopers
+            .iter()
+            .map(|tr| {
+                let r = f.len(tr.body.radius()).max(3.0);
+                Rect::from_center_size(f.screen_from_table(tr.body.centre), vec2(2.0 * r, 2.0 * r))
+            })
+            .collect();
+        taken.extend(&bases);
+        for (tr, base) in self.scene.troopers.iter().zip(&bases) {
             let name = painter.layout_no_wrap(tr.id.clone(), egui::FontId::proportional(12.0), Color32::WHITE);
-            taken.push(Rect::from_center_size(c + vec2(0.0, r + 8.0), name.size()));
+            // A space's width either side, so two names side by side never read as one word.
+            let at = place_label(name.size() + vec2(8.0, 0.0), *base, &taken, screen, LabelFor::Base);
+            taken.push(at);
+            painter.galley(at.center() - name.size() / 2.0, name, Color32::WHITE);
         }
         // What blocks a route first, on a dark ground (it may lie over terrain).
         for (text, part) in route_labels {
             let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.0), BLOCKED_ROUTE);
-            let at = place_label(galley.size() + vec2(6.0, 2.0), part, &taken, screen);
+            let at = place_label(galley.size() + vec2(6.0, 2.0), part, &taken, screen, LabelFor::Piece);
             taken.push(at);
             painter.rect_filled(at, 3.0, Color32::from_black_alpha(190));
             painter.galley(at.min + vec2(3.0, 1.0), galley, BLOCKED_ROUTE);
@@ -571,7 +594,7 @@ impl PlanView<'_> {
             let pts: Vec<Pos2> = piece.polygon.iter().map(|&p| f.screen_from_table(p)).collect();
             let text = format!("{} {}\"", piece.id, piece.height_in);
             let galley = painter.layout_no_wrap(text, egui::FontId::proportional(11.0), Color32::from_gray(20));
-            let at = place_label(galley.size(), Rect::from_points(&pts), &taken, screen);
+            let at = place_label(galley.size(), Rect::from_points(&pts), &taken, screen, LabelFor::Piece);
             taken.push(at);
             painter.galley(at.min, galley, Color32::from_gray(20));
         }
@@ -627,6 +650,29 @@ mod tests {
         assert_eq!(snap_to_contact(&scene, 0, by_ally), by_ally);
     }
 
+    /// A trooper's name goes beneath its base; the name of a second trooper in base contact
+    /// with the first goes where it covers neither base nor the first name; at the table's
+    /// bottom edge it goes above; never over a base, even a base large enough to hold it.
+    #[test]
+    fn trooper_names_go_beneath_their_bases_unless_that_is_taken() {
+        let bounds = Rect::from_min_size(Pos2::ZERO, vec2(500.0, 500.0));
+        let size = vec2(40.0, 14.0);
+        let a = Rect::from_center_size(pos2(200.0, 200.0), vec2(20.0, 20.0));
+        let b = a.translate(vec2(20.0, 0.0));
+        let mut taken = vec![a, b];
+        let first = place_label(size, a, &taken, bounds, LabelFor::Base);
+        assert!(first.min.y >= a.max.y && (first.center().x - a.center().x).abs() < 1e-3, "{first:?}");
+        taken.push(first);
+        let second = place_label(size, b, &taken, bounds, LabelFor::Base);
+        assert!(!taken.iter().any(|t| t.intersects(second)), "{second:?} over {taken:?}");
+        let low = Rect::from_center_size(pos2(100.0, 490.0), vec2(20.0, 20.0));
+        let at = place_label(size, low, &[low], bounds, LabelFor::Base);
+        assert!(at.max.y <= low.min.y && bounds.contains_rect(at), "{at:?}");
+        let big = Rect::from_center_size(pos2(300.0, 100.0), vec2(80.0, 80.0));
+        let at = place_label(size, big, &[big], bounds, LabelFor::Base);
+        assert!(!at.intersects(big), "{at:?}");
+    }
+
     /// A label goes inside its piece when it fits and is free; beside it when a trooper stands
     /// on the piece or the piece is too thin; and never over a base.
     #[test]
@@ -634,23 +680,23 @@ mod tests {
         let bounds = Rect::from_min_size(Pos2::ZERO, vec2(500.0, 500.0));
         let size = vec2(40.0, 12.0);
         let roof = Rect::from_min_size(pos2(100.0, 100.0), vec2(80.0, 80.0));
-        assert_eq!(place_label(size, roof, &[], bounds).center(), roof.center());
+        assert_eq!(place_label(size, roof, &[], bounds, LabelFor::Piece).center(), roof.center());
         let base = Rect::from_center_size(roof.center(), vec2(20.0, 20.0));
-        let at = place_label(size, roof, &[base], bounds);
+        let at = place_label(size, roof, &[base], bounds, LabelFor::Piece);
         assert!(!at.intersects(base) && bounds.contains_rect(at), "{at:?}");
         let wall = Rect::from_min_size(pos2(200.0, 200.0), vec2(8.0, 60.0));
-        let at = place_label(size, wall, &[], bounds);
+        let at = place_label(size, wall, &[], bounds, LabelFor::Piece);
         assert!(!at.intersects(wall), "{at:?}");
         // At the table's top edge, above is out: it goes below.
         let edge = Rect::from_min_size(pos2(300.0, 0.0), vec2(8.0, 30.0));
-        let at = place_label(size, edge, &[], bounds);
+        let at = place_label(size, edge, &[], bounds, LabelFor::Piece);
         assert!(at.min.y > edge.max.y, "{at:?}");
         // Two labels for one small place (a route's two problems at its end): the second is
         // stacked off the first, not printed over it.
         let spot = Rect::from_center_size(pos2(250.0, 400.0), vec2(4.0, 4.0));
         let mut taken = Vec::new();
         for _ in 0..6 {
-            let at = place_label(size, spot, &taken, bounds);
+            let at = place_label(size, spot, &taken, bounds, LabelFor::Piece);
             assert!(!taken.iter().any(|t: &Rect| t.intersects(at)), "{at:?} over {taken:?}");
             taken.push(at);
         }
