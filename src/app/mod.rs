@@ -1144,16 +1144,19 @@ impl SightlineApp {
             ui.separator();
             ui.label(egui::RichText::new("Terrain").strong());
             for (k, t) in self.scene.terrain.iter().enumerate() {
+                let ladders = match t.ladders.len() {
+                    0 => String::new(),
+                    1 => " · 1 ladder".to_string(),
+                    n => format!(" · {n} ladders"),
+                };
+                ui.label(format!("{}  {}\"{ladders}", t.id, t.height_in));
+                if self.game.is_some() {
+                    continue;
+                }
+                // (The piece's buttons on a row of their own beneath it, indented, so that
+                // every piece's row reads alike whatever the length of its id.)
                 ui.horizontal_wrapped(|ui| {
-                    let ladders = match t.ladders.len() {
-                        0 => String::new(),
-                        1 => " · 1 ladder".to_string(),
-                        n => format!(" · {n} ladders"),
-                    };
-                    ui.label(format!("{}  {}\"{ladders}", t.id, t.height_in));
-                    if self.game.is_some() {
-                        return;
-                    }
+                    ui.add_space(8.0);
                     if ui.small_button("take away").on_hover_text(format!("Take \"{}\" off the table", t.id)).clicked()
                     {
                         self.commands.push(Command::RemoveTerrain(k));
@@ -1335,7 +1338,7 @@ impl SightlineApp {
     fn side_panels(&mut self, ui: &mut egui::Ui) {
         // (Scrolled: 60 troopers and the options below them do not fit a window's height.)
         egui::Panel::left("troopers")
-            .default_size(170.0)
+            .default_size(215.0)
             .show(ui, |ui| egui::ScrollArea::vertical().show(ui, |ui| self.troopers_panel(ui)));
         let widest = (ui.ctx().content_rect().width() * MEASURES_MAX_SHARE).max(300.0);
         egui::Panel::right("measures")
@@ -1590,7 +1593,8 @@ impl SightlineApp {
         let mut action = None;
         egui::Window::new("New game")
             .open(&mut open)
-            .default_width(860.0)
+            // (Wide enough for a whole army row when the screen is.)
+            .default_width(960.0_f32.min(ctx.content_rect().width() - 40.0))
             .default_height(ctx.content_rect().height() * 0.8)
             // (Both ways: in an 800 px window the army rows are wider than the window.)
             .scroll([true, true])

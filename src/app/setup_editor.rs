@@ -792,6 +792,10 @@ impl SetupEditor {
     }
 }
 
+/// The least width of the abilities column of the army grid, points: as wide as "NCO, tactical
+/// awareness".
+const ABILITIES_MIN_WIDTH: f32 = 170.0;
+
 /// One trooper's row of the army grid, up to its abilities menu (the caller adds its Combat
 /// Group choice and its copy and remove buttons).
 fn trooper_row(
@@ -852,42 +856,47 @@ fn trooper_row(
         }
         if parts.is_empty() { "—".to_string() } else { parts.join(", ") }
     };
-    ui.menu_button(summary, |ui| {
-        for a in Ability::ALL {
-            let mut on = t.has(a);
-            if ui.checkbox(&mut on, ability_label(a)).on_hover_text(ability_hover(a)).changed() {
-                t.abilities.retain(|x| *x != a);
-                if on {
-                    t.abilities.push(a);
+    // (At least as wide as a usual summary, so that the columns after it line up from one
+    // Combat Group's grid to the next.)
+    ui.horizontal(|ui| {
+        ui.set_min_width(ABILITIES_MIN_WIDTH);
+        ui.menu_button(summary, |ui| {
+            for a in Ability::ALL {
+                let mut on = t.has(a);
+                if ui.checkbox(&mut on, ability_label(a)).on_hover_text(ability_hover(a)).changed() {
+                    t.abilities.retain(|x| *x != a);
+                    if on {
+                        t.abilities.push(a);
+                    }
                 }
             }
-        }
-        if t.has(Ability::Lieutenant) {
+            if t.has(Ability::Lieutenant) {
+                ui.separator();
+                ui.label("Lieutenant option");
+                ui.radio_value(&mut t.lieutenant_option, None, "none");
+                ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraOrder), "+1 Order");
+                ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraCommandToken), "+1 Command Token");
+            } else {
+                t.lieutenant_option = None;
+            }
             ui.separator();
-            ui.label("Lieutenant option");
-            ui.radio_value(&mut t.lieutenant_option, None, "none");
-            ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraOrder), "+1 Order");
-            ui.radio_value(&mut t.lieutenant_option, Some(LieutenantOption::ExtraCommandToken), "+1 Command Token");
-        } else {
-            t.lieutenant_option = None;
-        }
-        ui.separator();
-        ui.label("Starts the game");
-        for s in STARTING_STATES {
-            let mut on = t.states.contains(&s);
-            if ui.checkbox(&mut on, words(&s)).changed() {
-                t.states.retain(|x| *x != s);
-                if on {
-                    t.states.push(s);
+            ui.label("Starts the game");
+            for s in STARTING_STATES {
+                let mut on = t.states.contains(&s);
+                if ui.checkbox(&mut on, words(&s)).changed() {
+                    t.states.retain(|x| *x != s);
+                    if on {
+                        t.states.push(s);
+                    }
                 }
             }
-        }
-        ui.separator();
-        ui.label("A Peripheral of (its Controller, in the same Combat Group)");
-        ui.radio_value(&mut t.peripheral_of, None, "—");
-        for c in group_ids.iter().filter(|c| **c != t.id) {
-            ui.radio_value(&mut t.peripheral_of, Some(c.clone()), c);
-        }
+            ui.separator();
+            ui.label("A Peripheral of (its Controller, in the same Combat Group)");
+            ui.radio_value(&mut t.peripheral_of, None, "—");
+            for c in group_ids.iter().filter(|c| **c != t.id) {
+                ui.radio_value(&mut t.peripheral_of, Some(c.clone()), c);
+            }
+        });
     });
 }
 
