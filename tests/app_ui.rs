@@ -1443,7 +1443,8 @@ fn a_climbing_plus_move_drafted_up_a_wall_is_measured_with_the_wall_and_ends_on_
     let (mut h, _) = game_app(&path);
     h.run();
     click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
-    h.get_by_label("climbing plus, stealth");
+    // The trooper's card names its abilities as the rules do.
+    h.get_by_label("Climbing Plus, Stealth");
     h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
     h.run();
     h.get_by_label("Route: 4.00\" (1.00\" across)");
@@ -1516,12 +1517,12 @@ fn a_berserk_charge_is_drafted_with_its_route_and_target_and_ends_in_close_comba
     let (mut h, _) = game_app(&path);
     h.run();
     click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
-    h.get_by_label("berserk");
+    h.get_by_role_and_label(Role::Label, "Berserk");
     h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
     h.run();
-    h.get_by_label("Berserk").scroll_to_me();
+    h.get_by_role_and_label(Role::Button, "Berserk").scroll_to_me();
     h.run();
-    h.get_by_label("Berserk").click();
+    h.get_by_role_and_label(Role::Button, "Berserk").click();
     h.run();
     assert_eq!(h.state().draft().skill, "berserk");
     // Clicked 0.2" short of b1's base: the base is put in contact.

@@ -1225,8 +1225,13 @@ impl SightlineApp {
             let states = states_text(g);
             ui.label(if states.is_empty() { g.name.clone() } else { format!("{} · {states}", g.name) });
             if !g.abilities.is_empty() {
-                let names: Vec<String> = g.abilities.iter().map(|&a| setup_editor::ability_label(a)).collect();
-                ui.label(names.join(", "));
+                let names: Vec<&str> = g.abilities.iter().map(|a| a.rule_name()).collect();
+                let meanings: Vec<&str> = g.abilities.iter().map(|&a| setup_editor::ability_hover(a)).collect();
+                // Named, so a Lieutenant called "Lieutenant" does not read as one line twice.
+                ui.horizontal_wrapped(|ui| {
+                    ui.weak("abilities");
+                    ui.label(names.join(", ")).on_hover_text(meanings.join("\n"));
+                });
             }
         }
         ui.label(
@@ -1728,7 +1733,7 @@ pub fn run(
             // The demo table's camera pose is known: start calibrated from its nine known points.
             let app = match (&spec, demo_calibration(table)) {
                 (crate::camera::SourceSpec::Demo, Some(c)) => {
-                    app.with_calibration(c, "demo: calibrated from its known camera pose (nine points)")
+                    app.with_calibration(c, "demo table, from its known camera pose (nine points)")
                 }
                 _ => app,
             };

@@ -268,6 +268,12 @@ impl Frame {
     fn len(&self, inches: f64) -> f32 {
         inches as f32 * self.scale
     }
+
+    /// A base's radius on screen (points): its true size, but never under 3 points, so a
+    /// trooper on a small plan can still be seen and clicked.
+    fn base_radius(&self, body: &crate::geometry::Body) -> f32 {
+        self.len(body.radius()).max(3.0)
+    }
 }
 
 /// What the plan shows this frame.
@@ -536,7 +542,7 @@ impl PlanView<'_> {
                     route_labels.push((p.what, Rect::from_points(&part).expand(3.0)));
                 }
             }
-            let r = f.len(b.radius()).max(3.0);
+            let r = f.base_radius(b);
             painter.circle_filled(c, r, colour.gamma_multiply(0.85));
             // Front arc: the front half drawn brighter, with a facing tick.
             let face = b.facing_unit();
@@ -570,7 +576,7 @@ impl PlanView<'_> {
             .troopers
             .iter()
             .map(|tr| {
-                let r = f.len(tr.body.radius()).max(3.0);
+                let r = f.base_radius(&tr.body);
                 Rect::from_center_size(f.screen_from_table(tr.body.centre), vec2(2.0 * r, 2.0 * r))
             })
             .collect();

@@ -243,7 +243,7 @@ pub(super) fn ability_label(a: Ability) -> String {
 }
 
 /// What each ability means, for the hover (docs/game-format.md has the same).
-fn ability_hover(a: Ability) -> &'static str {
+pub(super) fn ability_hover(a: Ability) -> &'static str {
     match a {
         Ability::Lieutenant => "The army's Lieutenant: the Special Lieutenant Order (exactly one per army)",
         Ability::Nco => "NCO: may spend the Special Lieutenant Order",

@@ -109,6 +109,34 @@ impl Ability {
         Ability::ClimbingPlus,
         Ability::Berserk,
     ];
+
+    /// The ability's name as the N4 rules and army lists write it ("Sixth Sense", "NCO"), for
+    /// a trooper's card. Abilities that stand for a group of skills say what they do
+    /// ("Ignores Retreat!" for Courage, Religious Troop and the like).
+    pub fn rule_name(self) -> &'static str {
+        match self {
+            Ability::Lieutenant => "Lieutenant",
+            Ability::Nco => "NCO",
+            Ability::TacticalAwareness => "Tactical Awareness",
+            Ability::Impetuous => "Impetuous",
+            Ability::SixthSense => "Sixth Sense",
+            Ability::Hacker => "Hacker",
+            Ability::Repeater => "Repeater",
+            Ability::Arc360 => "360° arc",
+            Ability::IgnoresRetreat => "Ignores Retreat!",
+            Ability::Rem => "REM",
+            Ability::DeploysOutsideZone => "Deploys outside its zone",
+            Ability::ForwardDeployment4 => "Forward Deployment (+4\")",
+            Ability::ForwardDeployment8 => "Forward Deployment (+8\")",
+            Ability::StrategicDeployment => "Strategic Deployment",
+            Ability::Impersonation => "Impersonation",
+            Ability::Infiltration => "Infiltration",
+            Ability::Stealth => "Stealth",
+            Ability::SuperJump => "Super-Jump",
+            Ability::ClimbingPlus => "Climbing Plus",
+            Ability::Berserk => "Berserk",
+        }
+    }
 }
 
 /// The Lieutenant's option (digest §4).
@@ -678,6 +706,26 @@ impl Setup {
 #[cfg(test)]
 mod tests {
     use super::Ability;
+
+    #[test]
+    fn each_ability_s_card_name_is_its_file_name_written_as_the_rules_write_it() {
+        // The card's name and the game file's name are one word list, spelt apart: "sixth_sense"
+        // is "Sixth Sense", "forward_deployment_4" is "Forward Deployment (+4\")". Two are worded
+        // for the card instead, and are listed here.
+        let letters = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+        let reworded = [(Ability::Arc360, "360° arc"), (Ability::DeploysOutsideZone, "Deploys outside its zone")];
+        let mut seen = std::collections::HashSet::new();
+        for a in Ability::ALL {
+            let name = a.rule_name();
+            assert!(seen.insert(name), "{name} is the card name of two abilities");
+            assert!(name.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()), "{name}");
+            let file = serde_json::to_value(a).ok().and_then(|v| v.as_str().map(str::to_owned)).expect("a name");
+            match reworded.iter().find(|(r, _)| *r == a) {
+                Some((_, card)) => assert_eq!(name, *card),
+                None => assert_eq!(letters(name), letters(&file), "{a:?}"),
+            }
+        }
+    }
 
     #[test]
     fn every_ability_is_listed_once_in_all() {
