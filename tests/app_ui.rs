@@ -347,7 +347,10 @@ fn a_game_shows_troopers_states_and_names() {
         let opened = sightline::app::game_session::GameSession::open(&path).expect("opens");
         opened.session.game().trooper("a_lt").expect("a_lt").name.clone()
     };
+    // The card names it, and then its abilities on a line of their own that says so: a
+    // Lieutenant called "Lieutenant" does not read as one line twice.
     h.get_by_label(&name);
+    h.get_by_label("abilities: Lieutenant");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1444,7 +1447,7 @@ fn a_climbing_plus_move_drafted_up_a_wall_is_measured_with_the_wall_and_ends_on_
     h.run();
     click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
     // The trooper's card names its abilities as the rules do.
-    h.get_by_label("Climbing Plus, Stealth");
+    h.get_by_label("abilities: Climbing Plus, Stealth");
     h.state_mut().command(Command::RouteClick(TablePoint::new(10.5, 23.0)));
     h.run();
     h.get_by_label("Route: 4.00\" (1.00\" across)");
@@ -1517,7 +1520,7 @@ fn a_berserk_charge_is_drafted_with_its_route_and_target_and_ends_in_close_comba
     let (mut h, _) = game_app(&path);
     h.run();
     click_each(&mut h, &["Order Count", "a1  S2", "Activate a1"]);
-    h.get_by_role_and_label(Role::Label, "Berserk");
+    h.get_by_role_and_label(Role::Label, "abilities: Berserk");
     h.get_by_role_and_label(Role::ComboBox, "Skill:").click();
     h.run();
     h.get_by_role_and_label(Role::Button, "Berserk").scroll_to_me();

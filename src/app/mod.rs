@@ -1227,11 +1227,14 @@ impl SightlineApp {
             if !g.abilities.is_empty() {
                 let names: Vec<&str> = g.abilities.iter().map(|a| a.rule_name()).collect();
                 let meanings: Vec<&str> = g.abilities.iter().map(|&a| setup_editor::ability_hover(a)).collect();
-                // Named, so a Lieutenant called "Lieutenant" does not read as one line twice.
-                ui.horizontal_wrapped(|ui| {
-                    ui.weak("abilities");
-                    ui.label(names.join(", ")).on_hover_text(meanings.join("\n"));
-                });
+                // One line that says what it lists ("abilities: Lieutenant"), so a Lieutenant called
+                // "Lieutenant" does not read as the same line twice, to the eye or a screen reader.
+                let font = egui::TextStyle::Body.resolve(ui.style());
+                let mut line = egui::text::LayoutJob::default();
+                let weak = egui::TextFormat::simple(font.clone(), ui.visuals().weak_text_color());
+                line.append("abilities: ", 0.0, weak);
+                line.append(&names.join(", "), 0.0, egui::TextFormat::simple(font, ui.visuals().text_color()));
+                ui.label(line).on_hover_text(meanings.join("\n"));
             }
         }
         ui.label(
