@@ -277,19 +277,40 @@ impl Sectors {
     fn from(obs: &Obstacles, c: TablePoint, reach: f64, front: Option<TablePoint>) -> Self {
         let n = obs.terrain.len() + obs.bodies.len();
         let front = front.map(|f| (f, -3.0 * reach - 1e-6));
-        let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
         // (Each obstacle's first and last slice, or none; then turned into rows.)
         let mut spans = Vec::with_capacity(n);
-        spans.extend(obs.work.boxes.iter().map(|bx| {
-            let corners = [bx.min, TablePoint::new(bx.max.x, bx.min.y), bx.max, TablePoint::new(bx.min.x, bx.max.y)];
-            if corners.iter().all(|&p| behind(p, 0.0)) {
+        let [cx, cy, hx, hy] = &obs.work.soa;
+        let grow = reach * (1.0 + 1e-9) + 1e-9;
+        spans.extend((0..cx.len().min(cy.len()).min(hx.len()).min(hy.len())).map(|k| {
+            // (Wholly behind: its corner farthest along the facing is.)
+            let (ox, oy) = (cx[k] - c.x, cy[k] - c.y);
+            if front.is_some_and(|(f, limit)| ox * f.x + oy * f.y + hx[k] * f.x.abs() + hy[k] * f.y.abs() < limit) {
                 return None;
             }
-            let g = bx.grown(reach * (1.0 + 1e-9) + 1e-9);
-            let inside = c.x >= g.min.x && c.x <= g.max.x && c.y >= g.min.y && c.y <= g.max.y;
-            let corners = [g.min, TablePoint::new(g.max.x, g.min.y), g.max, TablePoint::new(g.min.x, g.max.y)];
-            Some(slice_range(if inside { None } else { directions_from(c, corners.into_iter()) }))
+            // The grown box's corners that bound the directions to it from outside: by which side
+            // of it `c` is on along each axis (in line with a side, that side's two corners).
+            let (ex, ey) = (hx[k] + grow, hy[k] + grow);
+            let (x0, x1, y0, y1) = (ox - ex, ox + ex, oy - ey, oy + ey);
+            let (left, right, below, above) = (x0 > 0.0, x1 < 0.0, y0 > 0.0, y1 < 0.0);
+            let span = if !(left | right | below | above) {
+                None // `c` is in the grown box: every direction
+            } else {
+                // (lo, hi): counter-clockwise from lo to hi across the box, seen from `c`.
+                let (lo, hi) = match (left, right, below, above) {
+                    (true, _, true, _) => ((x1, y0), (x0, y1)),
+                    (true, _, _, true) => ((x0, y0), (x1, y1)),
+                    (true, _, _, _) => ((x0, y0), (x0, y1)),
+                    (_, true, true, _) => ((x1, y1), (x0, y0)),
+                    (_, true, _, true) => ((x0, y1), (x1, y0)),
+                    (_, true, _, _) => ((x1, y1), (x1, y0)),
+                    (_, _, true, _) => ((x1, y0), (x0, y0)),
+                    _ => ((x0, y1), (x1, y1)),
+                };
+                Some((TablePoint::new(lo.0, lo.1), TablePoint::new(hi.0, hi.1)))
+            };
+            Some(slice_range(span))
         }));
+        let behind = |p: TablePoint, r: f64| front.is_some_and(|(f, limit)| p.sub(c).dot(f) + r < limit);
         spans.extend(
             obs.bodies
                 .iter()
@@ -1285,11 +1306,20 @@ fn line_of_fire_in(
     // superset of those the exact tests below keep.)
     obstacles.near_segment(viewer_body, va.centre, tb.centre, reach, near);
     let n_terrain = obstacles.terrain.len();
+    // (A piece's box grown by `reach` meets the segment between the centres unless the x or y
+    // axis or the segment's normal parts them: no division, and a hair of slack so that it keeps
+    // every piece the exact tests below may keep.)
+    let normal = TablePoint::new(va.centre.y - tb.centre.y, tb.centre.x - va.centre.x);
+    let (nx, ny) = (normal.x.abs(), normal.y.abs());
+    let slack = 1e-9 * (nx + ny) * (1.0 + reach);
+    let [cx, cy, hx, hy] = &obstacles.work.soa;
     for &k in near.iter() {
         if k < n_terrain {
             let (i, t) = (k, &obstacles.terrain[k]);
             let b = &obstacles.work.boxes[i];
-            if t.height_in > line_lo + EPS && b.overlaps(&bbox) && b.grown(reach).meets_segment(va.centre, tb.centre) {
+            let off = (cx[i] - va.centre.x) * normal.x + (cy[i] - va.centre.y) * normal.y;
+            let apart_n = off.abs() > (hx[i] + reach) * nx + (hy[i] + reach) * ny + slack;
+            if (t.height_in > line_lo + EPS) & b.overlaps(&bbox) & !apart_n {
                 q.terrain.push(i);
             }
             continue;
@@ -1546,7 +1576,6 @@ fn line_of_fire_in(
     }
 
     // 4b. A chain of tall blockers, taller than every line, cutting the hull in two.
-    let zmax = |p: TablePoint| ceiling.at(p);
     if !hull_now {
         build_hull(pa, pb, tb.clip.is_none().then_some(known), hull_pts, hull, hull_sides);
     }
@@ -1559,7 +1588,7 @@ fn line_of_fire_in(
             chain,
             line_lo,
             (va.centre, dir, (ra, rb), len),
-            zmax,
+            &ceiling,
         )
     {
         #[cfg(test)]
@@ -1672,6 +1701,9 @@ struct Ceiling {
     z: Profile,
     /// ... and of the lowest: from A's feet to B's (for [`Ceiling::floor`]).
     feet: Profile,
+    /// The reciprocals of the spans [`Ceiling::fractions`] divides by (worked out once: the
+    /// bound is asked for at many points a pair).
+    per_span: (f64, f64),
 }
 
 impl Ceiling {
@@ -1687,21 +1719,39 @@ impl Ceiling {
             rb: target.radius(),
             z: (best.0, far),
             feet: (viewer.bottom(), target.bottom()),
+            per_span: (
+                1.0 / (len + target.radius() - viewer.radius()),
+                1.0 / (len - target.radius() + viewer.radius()),
+            ),
         }
     }
 
     /// The range of the fraction `t` of the way at which a line between the bases passes over
     /// `p` (by its position along the axis).
     fn fractions(&self, p: TablePoint) -> (f64, f64) {
-        let (len, ra, rb) = (self.len, self.ra, self.rb);
+        let (ra, (lo, hi)) = (self.ra, self.per_span);
         let s = p.sub(self.origin).dot(self.dir);
-        (((s - ra) / (len + rb - ra)).clamp(0.0, 1.0), ((s + ra) / (len - rb + ra)).clamp(0.0, 1.0))
+        (((s - ra) * lo).clamp(0.0, 1.0), ((s + ra) * hi).clamp(0.0, 1.0))
     }
 
     fn at(&self, p: TablePoint) -> f64 {
         let (t_lo, t_hi) = self.fractions(p);
         let z = |t: f64| self.z.0 + (self.z.1 - self.z.0) * t;
         z(t_lo).max(z(t_hi))
+    }
+
+    /// Where along the axis (inches from A's centre) [`Ceiling::at`] reaches height `h`, when it
+    /// is not level: the bound is the line's height at the fraction `t_hi` of the way when it
+    /// rises towards B, at `t_lo` when it falls, and each fraction is linear in the position
+    /// (see [`Ceiling::fractions`]) where it is between 0 and 1.
+    fn crossing(&self, h: f64) -> Option<f64> {
+        let (z0, z1) = self.z;
+        if z1 == z0 {
+            return None;
+        }
+        let t = (h - z0) / (z1 - z0);
+        let (len, ra, rb) = (self.len, self.ra, self.rb);
+        Some(if z1 > z0 { t * (len - rb + ra) - ra } else { t * (len + rb - ra) + ra })
     }
 
     /// The lowest any line can be above `p`, inches: no line runs below the one from A's feet to
@@ -1801,8 +1851,9 @@ fn separating_chain(
     chain: &mut ChainBuffers,
     line_lo: f64,
     (origin, axis_dir, (ra, rb), len): (TablePoint, TablePoint, (f64, f64), f64),
-    zmax: impl Fn(TablePoint) -> f64,
+    ceiling: &Ceiling,
 ) -> Option<Vec<Blocker>> {
+    let zmax = |p: TablePoint| ceiling.at(p);
     // (The stretch of the axis the hull spans.)
     let s_range = (-ra, len + rb);
     use ChainPart as Part;
@@ -1861,7 +1912,7 @@ fn separating_chain(
                 let part = if !tall_over(poly, t.height_in) && !tall_over(clipped, t.height_in) {
                     // The bound is monotone along the axis: keep the part beyond the point where the
                     // piece becomes taller than every line (a piece near the lower end of a sloping line).
-                    let part = tall_part(clipped, t.height_in, origin, axis_dir, s_range, &zmax)?;
+                    let part = tall_part(clipped, t.height_in, origin, axis_dir, s_range, ceiling)?;
                     if signed_area(&part).abs() <= 1e-12 {
                         return None;
                     }
@@ -2063,27 +2114,26 @@ impl GapFrame {
 const CHAIN_NEAR_IN: f64 = 1e-4;
 
 /// The part of convex `poly` where it is taller than every line, given that the highest-line
-/// bound `zmax` is monotone along the axis `origin + dir·s`, `s` in `s_range`; `None` if no part.
+/// bound ([`Ceiling::at`]) is monotone along the axis `origin + dir·s`, `s` in `s_range`;
+/// `None` if no part.
 fn tall_part(
     poly: &[TablePoint],
     height: f64,
     origin: TablePoint,
     dir: TablePoint,
     (lo, hi): (f64, f64),
-    zmax: impl Fn(TablePoint) -> f64,
+    ceiling: &Ceiling,
 ) -> Option<Vec<TablePoint>> {
-    let excess = |s: f64| zmax(origin.add(dir.scale(s))) + EPS - height;
-    let (at_lo, at_hi) = (excess(lo), excess(hi));
-    if (at_lo > 0.0) == (at_hi > 0.0) {
+    let excess = |s: f64| ceiling.at(origin.add(dir.scale(s))) + EPS - height;
+    let at_lo = excess(lo);
+    if (at_lo > 0.0) == (excess(hi) > 0.0) {
         return None; // tall nowhere (tall everywhere was handled by the caller)
     }
-    let (mut a, mut b) = (lo, hi);
-    for _ in 0..60 {
-        let m = 0.5 * (a + b);
-        if (excess(m) > 0.0) == (at_lo > 0.0) { a = m } else { b = m }
-    }
+    // Where the bound crosses the piece's height (less `EPS`), found in closed form: the bound
+    // is linear there in `s`, between its clamps.
+    let crossing = ceiling.crossing(height - EPS)?;
     // Keep the side where the excess is ≤ 0, stepping a hair past the crossing to stay sound.
-    let (cut, keep_above) = if at_lo > 0.0 { (b + 1e-9, true) } else { (a - 1e-9, false) };
+    let (cut, keep_above) = if at_lo > 0.0 { (crossing + 1e-9, true) } else { (crossing - 1e-9, false) };
     let mut out = Vec::with_capacity(poly.len() + 1);
     clip_half_plane(poly, &mut out, |p| {
         let s = p.sub(origin).dot(dir) - cut;
@@ -3484,6 +3534,39 @@ pub(crate) mod tests {
         }
         // Some raised line comes within 2% of the bound (the bound is tight, not just safe).
         assert!(raised > 200 && worst < 0.02, "{raised} raised lines, nearest {worst}");
+    }
+
+    /// [`Ceiling::crossing`] is where the bound reaches the height: within rounding of it there,
+    /// below it on one side and above on the other, for bounds rising and falling between bases
+    /// of every size and level (the chain cuts a piece there, [`tall_part`]).
+    #[test]
+    fn the_ceiling_crosses_a_height_where_crossing_says() {
+        let mut rnd = xorshift(0x0bad_cafe_f00d_1234u64);
+        let sils = [Silhouette::S1, Silhouette::S2, Silhouette::S3, Silhouette::S5, Silhouette::S7, Silhouette::S8];
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let v = Body::new(TablePoint::new(0.0, 0.0), sils[(6.0 * rnd()) as usize % 6]).elevated(3.0 * rnd());
+            let t = Body::new(TablePoint::new(2.0 + 20.0 * rnd(), 6.0 * rnd() - 3.0), sils[(6.0 * rnd()) as usize % 6])
+                .elevated(3.0 * rnd());
+            let best = (v.top(), (t.top() - MIN_VISIBLE_IN).max(t.bottom()));
+            let c = Ceiling::new(&v, &t, best);
+            let (lo, hi) = (-c.ra, c.len + c.rb);
+            let at = |s: f64| c.at(c.origin.add(c.dir.scale(s)));
+            let (z_lo, z_hi) = (at(lo), at(hi));
+            if (z_hi - z_lo).abs() < 1e-6 {
+                assert!(c.crossing(z_lo).is_none() || c.z.0 != c.z.1);
+                continue;
+            }
+            let h = z_lo + (z_hi - z_lo) * (0.01 + 0.98 * rnd());
+            let s = c.crossing(h).expect("a bound that is not level crosses");
+            assert!(s > lo && s < hi, "{s} outside {lo}..{hi}");
+            assert!((at(s) - h).abs() < 1e-9, "{} at the crossing, not {h}", at(s));
+            let rising = z_hi > z_lo;
+            assert_eq!(at(s - 1e-6) < h, rising);
+            assert_eq!(at(s + 1e-6) > h, rising);
+            checked += 1;
+        }
+        assert!(checked > 3000, "{checked}");
     }
 
     /// [`bridged_hull`] gives exactly [`tagged_hull`]'s corners, tags and order, for base outlines

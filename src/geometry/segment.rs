@@ -355,9 +355,16 @@ pub(crate) fn polygons_may_come_within(
         let Some(a_ccw) = a_ccw else { return false };
         let sign = if a_ccw { 1.0 } else { -1.0 };
         edges(a).any(|(e0, e1)| {
-            let len = e1.sub(e0).norm();
-            // (`orient` is the edge's length times the distance from its line.)
-            let tol = 1e-12 * len.max(1.0) + gap * len;
+            let e = e1.sub(e0);
+            // (`orient` is the edge's length times the distance from its line. With no gap, the
+            // rounding allowance need not be exact: the sum of the sides, between the length and
+            // √2 times it, spares a square root per edge.)
+            let tol = if gap == 0.0 {
+                1e-12 * (e.x.abs() + e.y.abs()).max(1.0)
+            } else {
+                let len = e.norm();
+                1e-12 * len.max(1.0) + gap * len
+            };
             b.iter().all(|&v| sign * orient(e0, e1, v) < -tol)
         })
     };
