@@ -6,6 +6,8 @@
 //! final newline, not valid JSON) is reported and skipped, never fatal. Any other bad line is an
 //! error naming its line number and what is wrong with it.
 
+pub mod army_code;
+
 use crate::rules::{Event, Setup};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
