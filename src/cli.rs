@@ -268,6 +268,38 @@ pub fn new_game(setup: &Path, game: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `sightline army-code`: the army code decoded (`{"code": ...}`); with `data`, also the army it
+/// makes with that army data (`"army"`, as an army file holds it, and `"notes"`); with `out`, that
+/// army written to a new army file (never over an existing one), named in `"written"`.
+pub fn army_code(code: &str, data: Option<&Path>, out: Option<&Path>, ids: &str) -> Result<Value, CliError> {
+    let decoded = crate::store::army_code::decode(code).map_err(|e| CliError::input(format!("army code: {e}")))?;
+    let mut result = json!({ "code": decoded });
+    let Some(data) = data else {
+        if out.is_some() {
+            return Err(CliError::input("--out needs --data: the army data turns the code's ids into troopers"));
+        }
+        return Ok(result);
+    };
+    if ids.trim().is_empty() || ids.chars().any(char::is_whitespace) {
+        return Err(CliError::input(format!("--ids {ids:?}: expected a short prefix without spaces, e.g. a")));
+    }
+    let imported = crate::store::army_data::import(code, data, ids).map_err(CliError::input)?;
+    result["army"] = serde_json::to_value(&imported.army).map_err(|e| CliError::input(e.to_string()))?;
+    result["notes"] = json!(imported.notes);
+    if let Some(out) = out {
+        if out.exists() {
+            return Err(CliError::input(format!(
+                "--out {}: already exists; an army file is never written over",
+                out.display()
+            )));
+        }
+        crate::store::save_army(out, &imported.army)
+            .map_err(|e| CliError { message: format!("--out {}: {e}", out.display()), code: 1 })?;
+        result["written"] = json!(out.display().to_string());
+    }
+    Ok(result)
+}
+
 fn number(s: &str) -> Option<f64> {
     s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }

@@ -60,6 +60,21 @@ enum Command {
         /// The game file to create (JSON Lines).
         game: PathBuf,
     },
+    /// Decode an army code from the official army builder (JSON on stdout); with --data, the army
+    /// it makes; with --out, that army written to a new army file for the New game window. Exit 2 on bad input.
+    ArmyCode {
+        /// The army code, as the builder's share or export button gives it.
+        code: String,
+        /// The army builder's data for the code's army (JSON saved from the builder; not shipped with sightline).
+        #[arg(long, value_name = "ARMY_DATA.json")]
+        data: Option<PathBuf>,
+        /// Write the army to this new army file (never over an existing one).
+        #[arg(long, value_name = "ARMY.json")]
+        out: Option<PathBuf>,
+        /// The trooper ids' prefix: a gives a1, a2, ...
+        #[arg(long, value_name = "PREFIX", default_value = "a")]
+        ids: String,
+    },
     /// Map points between a photo and the table through a calibration fitted from the table's corners in the photo
     /// (and any further known pairs); JSON on stdout with the residuals and the worst error in inches. Exit 2 on bad
     /// input. Format in the README, "`sightline locate`".
@@ -188,6 +203,9 @@ fn main() -> ExitCode {
                 snap_px: snap.then_some(snap_radius),
             };
             print_json("locate", sightline::cli::locate(&args))
+        }
+        Some(Command::ArmyCode { code, data, out, ids }) => {
+            print_json("army-code", sightline::cli::army_code(&code, data.as_deref(), out.as_deref(), &ids))
         }
         None => match sightline::app::run(cli.scene.as_deref(), cli.game.as_deref(), cli.source.as_ref(), cli.fps) {
             Ok(()) => ExitCode::SUCCESS,

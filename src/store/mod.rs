@@ -7,6 +7,7 @@
 //! error naming its line number and what is wrong with it.
 
 pub mod army_code;
+pub mod army_data;
 
 use crate::rules::{Event, Setup};
 use serde::{Deserialize, Serialize};

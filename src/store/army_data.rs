@@ -1,0 +1,502 @@
+//! Corvus Belli's army data, and an army code turned into an army of troopers with it.
+//!
+//! An army code ([`super::army_code`]) names each trooper by ids only. What those ids mean —
+//! names, Silhouette, MOV, training, skills, points — is in the army data the official army
+//! builder loads for an army or sectorial army (`https://api.corvusbelli.com/army/units/en/ID`,
+//! ID being the code's sectorial id). That data belongs to Corvus Belli and is not shipped with
+//! sightline: a player saves their army's file once from the builder and points sightline at it.
+//!
+//! The parts read here (all else in the file is ignored):
+//! - `units[]`: `id`, `isc`, `profileGroups[]` with `id`, `isc`, `profiles[]` (`name`, `s` the
+//!   Silhouette, `move` the MOV in centimetres, `type`, `chars`, `skills`, `equip`) and
+//!   `options[]` (`id`, `name`, `points`, `orders[]` of `{type, total}`, `chars`, `skills`,
+//!   `equip`, `includes[]` of `{q, group, option}`: the troopers an option brings with it).
+//! - `filters`: the names behind the ids: `skills`, `equip`, `chars`, `type`, `extras`.
+//!
+//! How a member becomes a [`TrooperSetup`] (each rule is in [`army_from_code`]'s docs), and what
+//! cannot be known from the data, said in [`Imported::notes`]: Fireteams (codes carry none), a
+//! reinforcement Combat Group (left out), a profile group with several profiles (the first is
+//! taken), a trooper an option brings that is not a Peripheral (a TAG's operator: left out).
+
+use super::army_code::ArmyCode;
+use crate::geometry::Silhouette;
+use crate::rules::{Ability, Army, CombatGroup, LieutenantOption, State, Training, TrooperSetup};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// Centimetres per inch in Infinity's metric profiles (N4: 4" is written 10 cm, so MOV 10-5 cm
+/// is 4-2"). The army data gives MOV and Forward Deployment in these centimetres.
+pub const CM_PER_INCH: f64 = 2.5;
+
+/// One army's data, as the army builder loads it, read for what sightline needs.
+#[derive(Debug, Clone)]
+pub struct ArmyData {
+    units: HashMap<u16, Unit>,
+    names: Names,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct RawData {
+    units: Vec<Unit>,
+    #[serde(default)]
+    filters: Filters,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Unit {
+    id: u16,
+    #[serde(default)]
+    isc: String,
+    #[serde(default, rename = "profileGroups")]
+    profile_groups: Vec<ProfileGroup>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct ProfileGroup {
+    id: u16,
+    #[serde(default)]
+    profiles: Vec<Profile>,
+    #[serde(default)]
+    options: Vec<UnitOption>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Profile {
+    #[serde(default)]
+    name: String,
+    /// Silhouette value.
+    s: u8,
+    /// MOV, centimetres.
+    #[serde(default, rename = "move")]
+    mov: Vec<f64>,
+    #[serde(default, rename = "type")]
+    kind: Option<u16>,
+    #[serde(default)]
+    chars: Vec<u16>,
+    #[serde(default)]
+    skills: Vec<Item>,
+    #[serde(default)]
+    equip: Vec<Item>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct UnitOption {
+    id: u16,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    points: u32,
+    #[serde(default)]
+    orders: Vec<OrderEntry>,
+    #[serde(default)]
+    chars: Vec<u16>,
+    #[serde(default)]
+    skills: Vec<Item>,
+    #[serde(default)]
+    equip: Vec<Item>,
+    #[serde(default)]
+    includes: Vec<Include>,
+}
+
+/// A skill or piece of equipment: its id, and the ids of its extras ("+1 Order", "+10").
+#[derive(Debug, Clone, Deserialize)]
+struct Item {
+    id: u16,
+    #[serde(default)]
+    extra: Vec<u16>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct OrderEntry {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    total: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Include {
+    #[serde(default = "one")]
+    q: u32,
+    group: u16,
+    option: u16,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+struct Filters {
+    #[serde(default)]
+    skills: Vec<Named>,
+    #[serde(default)]
+    equip: Vec<Named>,
+    #[serde(default)]
+    chars: Vec<Named>,
+    #[serde(default, rename = "type")]
+    types: Vec<Named>,
+    #[serde(default)]
+    extras: Vec<Named>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Named {
+    id: u16,
+    name: String,
+}
+
+/// The names behind the ids, normalised for matching (lower case, single plain spaces: the data
+/// writes "Strategic\u{a0}Deployment" with a no-break space).
+#[derive(Debug, Clone, Default)]
+struct Names {
+    skills: HashMap<u16, String>,
+    equip: HashMap<u16, String>,
+    chars: HashMap<u16, String>,
+    types: HashMap<u16, String>,
+    extras: HashMap<u16, String>,
+}
+
+fn normalise(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+fn table(list: &[Named]) -> HashMap<u16, String> {
+    list.iter().map(|n| (n.id, normalise(&n.name))).collect()
+}
+
+/// Army data that cannot be read, naming the field (`units[3].profileGroups[0].profiles[0].s`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{at}: {reason}")]
+pub struct DataError {
+    /// Where in the file.
+    pub at: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl ArmyData {
+    /// Read the army data file's text.
+    pub fn from_json(text: &str) -> Result<ArmyData, DataError> {
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return Err(DataError { at: "army data".into(), reason: format!("not JSON: {e}") });
+        }
+        let raw: RawData = crate::geometry::from_json_at(text).map_err(|(at, reason)| DataError {
+            at: at.unwrap_or_else(|| "army data".into()),
+            reason: format!(
+                "{reason} (expected the army builder's data for one army: {{\"units\": [...], \"filters\": {{...}}}})"
+            ),
+        })?;
+        if raw.units.is_empty() {
+            return Err(DataError { at: "units".into(), reason: "no units: this is not an army's data".into() });
+        }
+        let f = &raw.filters;
+        let names = Names {
+            skills: table(&f.skills),
+            equip: table(&f.equip),
+            chars: table(&f.chars),
+            types: table(&f.types),
+            extras: table(&f.extras),
+        };
+        Ok(ArmyData { units: raw.units.into_iter().map(|u| (u.id, u)).collect(), names })
+    }
+
+    /// How many units it describes.
+    pub fn unit_count(&self) -> usize {
+        self.units.len()
+    }
+}
+
+/// An army made from a code: the army, and what the player should know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The army, its troopers off the table (tagged when they deploy).
+    pub army: Army,
+    /// What was left out or could not be known, one sentence each.
+    pub notes: Vec<String>,
+}
+
+/// A member of a code that the army data does not describe.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{place}: {reason}")]
+pub struct ImportError {
+    /// "Combat Group 1, member 3 (unit 1818, profile 1, option 2)".
+    pub place: String,
+    /// What is missing or wrong.
+    pub reason: String,
+}
+
+/// Make the army a code describes, with the army data of the code's army.
+///
+/// Trooper ids are `id_prefix` and a count from 1 (`a1`, `a2` …). Each member becomes a trooper:
+/// - its name is the option's (`METSUKE`), else its profile's;
+/// - its Silhouette is the profile's `s`, its MOV the profile's `move` divided by
+///   [`CM_PER_INCH`], its points the option's;
+/// - it is Irregular when its characteristics say Irregular or its only Orders are Irregular,
+///   else Regular;
+/// - its abilities are read from its profile's and option's skills, equipment, characteristics,
+///   type and Orders: Lieutenant (a Lieutenant Order; two are the "+1 Order" option, a "Command
+///   Token" extra the other), NCO, Tactical Awareness (or a Tactical Order), Impetuous (the
+///   characteristic, not "Not Impetuous", or an Impetuous Order), Sixth Sense, Hacker (the skill
+///   or any Hacking Device), Repeater, a 360° Visor, Courage / Religious Troop / Veteran (ignores
+///   Retreat!), REM (its type), Forward Deployment (+10 cm is +4", +20 cm +8"), Strategic
+///   Deployment, Impersonation, Infiltration, Stealth, Super-Jump, Climbing Plus, Berserk; Hidden
+///   Deployment, Combat Jump, Parachutist, Airborne Deployment and Mechanized Deployment as
+///   deploying outside its zone;
+/// - Camouflage starts it as a Camouflage marker, Impersonation as an Impersonation marker (both
+///   optional in the rules, and noted);
+/// - the troopers its option includes follow it: a Peripheral (by characteristic or skill) as a
+///   Peripheral it controls, `q` times; any other (a TAG's operator, who is not on the table at the
+///   start) is left out, and noted.
+///
+/// A member the data does not have is refused, naming the group, the member and its ids: the
+/// data is not the code's army's, or older than the code.
+pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Result<Imported, ImportError> {
+    let mut notes = Vec::new();
+    let mut groups = Vec::new();
+    let mut count = 0usize;
+    for group in &code.groups {
+        if group.reinforcement == Some(true) {
+            notes.push(format!(
+                "Combat Group {} is a Reinforcement group ({} troopers): left out, sightline does not model Reinforcements",
+                group.number,
+                group.members.len()
+            ));
+            continue;
+        }
+        if group.members.is_empty() {
+            continue;
+        }
+        let mut troopers = Vec::new();
+        for (k, m) in group.members.iter().enumerate() {
+            let place = format!(
+                "Combat Group {}, member {} of {} (unit {}, profile group {}, option {})",
+                group.number,
+                k + 1,
+                group.members.len(),
+                m.unit_id,
+                m.group_id,
+                m.option_id
+            );
+            let fail = |reason: String| ImportError { place: place.clone(), reason };
+            let unit = data.units.get(&m.unit_id).ok_or_else(|| {
+                fail(format!(
+                    "unit {} is not in this army data (is it the data of {}, and as new as the code?)",
+                    m.unit_id, code.sectorial_slug
+                ))
+            })?;
+            let (pg, option) = find_option(unit, m.group_id, m.option_id).map_err(fail)?;
+            count += 1;
+            let id = format!("{id_prefix}{count}");
+            let trooper = make_trooper(&id, unit, pg, option, &data.names, &mut notes).map_err(fail)?;
+            let controller = trooper.name.clone();
+            troopers.push(trooper);
+            for inc in &option.includes {
+                let (ipg, iopt) = find_option(unit, inc.group, inc.option)
+                    .map_err(|e| fail(format!("what option {} brings with it: {e}", option.id)))?;
+                let name = display_name(unit, ipg, iopt);
+                if !is_peripheral(ipg, iopt, &data.names) {
+                    notes.push(format!(
+                        "{controller} ({id}) comes with {name}, who is not a Peripheral (a pilot or operator, not on the table at the start): left out; add it in the New game window when it enters the table"
+                    ));
+                    continue;
+                }
+                for _ in 0..inc.q.max(1) {
+                    count += 1;
+                    let pid = format!("{id_prefix}{count}");
+                    let mut p = make_trooper(&pid, unit, ipg, iopt, &data.names, &mut notes).map_err(&fail)?;
+                    p.peripheral_of = Some(id.clone());
+                    troopers.push(p);
+                }
+            }
+        }
+        groups.push(CombatGroup { troopers });
+    }
+    notes.push("army codes carry no Fireteams: tick them in the New game window".into());
+    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new() }, notes })
+}
+
+fn find_option(unit: &Unit, group: u16, option: u16) -> Result<(&ProfileGroup, &UnitOption), String> {
+    let pg = unit
+        .profile_groups
+        .iter()
+        .find(|g| g.id == group)
+        .ok_or_else(|| format!("{} has no profile group {group} in this army data", unit.isc))?;
+    let opt = pg
+        .options
+        .iter()
+        .find(|o| o.id == option)
+        .ok_or_else(|| format!("{}'s profile group {group} has no option {option} in this army data", unit.isc))?;
+    if pg.profiles.is_empty() {
+        return Err(format!("{}'s profile group {group} has no profile", unit.isc));
+    }
+    Ok((pg, opt))
+}
+
+fn display_name(unit: &Unit, pg: &ProfileGroup, option: &UnitOption) -> String {
+    [option.name.as_str(), pg.profiles[0].name.as_str(), unit.isc.as_str()]
+        .into_iter()
+        .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
+        .find(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("unit {}", unit.id))
+}
+
+/// Every name the trooper's profile and option give it, of one kind.
+fn names_of<'a>(items: impl Iterator<Item = &'a Item>, table: &'a HashMap<u16, String>) -> Vec<(&'a str, Vec<u16>)> {
+    items.filter_map(|i| table.get(&i.id).map(|n| (n.as_str(), i.extra.clone()))).collect()
+}
+
+fn is_peripheral(pg: &ProfileGroup, option: &UnitOption, names: &Names) -> bool {
+    let p = &pg.profiles[0];
+    p.chars.iter().chain(&option.chars).any(|c| names.chars.get(c).is_some_and(|n| n == "peripheral"))
+        || p.skills.iter().chain(&option.skills).any(|s| names.skills.get(&s.id).is_some_and(|n| n == "peripheral"))
+}
+
+fn make_trooper(
+    id: &str,
+    unit: &Unit,
+    pg: &ProfileGroup,
+    option: &UnitOption,
+    names: &Names,
+    notes: &mut Vec<String>,
+) -> Result<TrooperSetup, String> {
+    let p = &pg.profiles[0];
+    let name = display_name(unit, pg, option);
+    if pg.profiles.len() > 1 {
+        notes.push(format!(
+            "{name} ({id}) has {} profiles; the first ({}) is taken: change its Silhouette or MOV when it changes profile",
+            pg.profiles.len(),
+            p.name.split_whitespace().collect::<Vec<_>>().join(" ")
+        ));
+    }
+    let silhouette = Silhouette::try_from(p.s).map_err(|e| format!("its profile's s: {e}"))?;
+    let mov = match p.mov[..] {
+        [a, b] if a.is_finite() && b.is_finite() && a >= 0.0 && b >= 0.0 => Some([a / CM_PER_INCH, b / CM_PER_INCH]),
+        _ => None,
+    };
+    let skills = names_of(p.skills.iter().chain(&option.skills), &names.skills);
+    let equip = names_of(p.equip.iter().chain(&option.equip), &names.equip);
+    let chars: Vec<&str> =
+        p.chars.iter().chain(&option.chars).filter_map(|c| names.chars.get(c)).map(|s| s.as_str()).collect();
+    let orders = |kind: &str| {
+        option.orders.iter().filter(|o| o.kind.eq_ignore_ascii_case(kind)).map(|o| o.total.max(1)).sum::<u32>()
+    };
+    let extras = |ids: &[u16]| ids.iter().filter_map(|e| names.extras.get(e)).cloned().collect::<Vec<_>>();
+
+    let irregular = chars.contains(&"irregular") || (orders("IRREGULAR") > 0 && orders("REGULAR") == 0);
+    let training = if irregular { Training::Irregular } else { Training::Regular };
+
+    let mut abilities = Vec::new();
+    let mut states = Vec::new();
+    let mut lieutenant_option = None;
+    let mut add = |a: Ability| {
+        if !abilities.contains(&a) {
+            abilities.push(a);
+        }
+    };
+    for (skill, extra) in &skills {
+        let extra = extras(extra);
+        match *skill {
+            "lieutenant" => {
+                add(Ability::Lieutenant);
+                if extra.iter().any(|e| e.contains("command token")) {
+                    lieutenant_option = Some(LieutenantOption::ExtraCommandToken);
+                } else if extra.iter().any(|e| e.contains("+1 order")) {
+                    lieutenant_option = Some(LieutenantOption::ExtraOrder);
+                }
+            }
+            "nco" => add(Ability::Nco),
+            "tactical awareness" => add(Ability::TacticalAwareness),
+            "impetuous" => add(Ability::Impetuous),
+            "sixth sense" => add(Ability::SixthSense),
+            "hacker" => add(Ability::Hacker),
+            "courage" | "religious troop" => add(Ability::IgnoresRetreat),
+            s if s.starts_with("veteran") => add(Ability::IgnoresRetreat),
+            "forward deployment" => match forward_inches(&extra) {
+                Some(d) if d > 4.0 + 1e-9 => add(Ability::ForwardDeployment8),
+                _ => add(Ability::ForwardDeployment4),
+            },
+            "strategic deployment" => add(Ability::StrategicDeployment),
+            s if s.starts_with("impersonation") => {
+                add(Ability::Impersonation);
+                states.push(State::OtherMarker);
+            }
+            "infiltration" => add(Ability::Infiltration),
+            "stealth" => add(Ability::Stealth),
+            "super-jump" => add(Ability::SuperJump),
+            "climbing plus" => add(Ability::ClimbingPlus),
+            "berserk" => add(Ability::Berserk),
+            "camouflage" => states.push(State::Camouflaged),
+            "hidden deployment" | "combat jump" | "parachutist" | "airborne deployment" | "mechanized deployment" => {
+                add(Ability::DeploysOutsideZone)
+            }
+            _ => {}
+        }
+    }
+    for (item, _) in &equip {
+        match *item {
+            "repeater" => add(Ability::Repeater),
+            e if e.contains("360") && e.contains("visor") => add(Ability::Arc360),
+            e if e.contains("hacking device") => add(Ability::Hacker),
+            _ => {}
+        }
+    }
+    if chars.contains(&"impetuous") || orders("IMPETUOUS") > 0 {
+        add(Ability::Impetuous);
+    }
+    if orders("TACTICAL") > 0 {
+        add(Ability::TacticalAwareness);
+    }
+    if orders("LIEUTENANT") > 0 {
+        add(Ability::Lieutenant);
+        if orders("LIEUTENANT") >= 2 && lieutenant_option.is_none() {
+            lieutenant_option = Some(LieutenantOption::ExtraOrder);
+        }
+    }
+    if p.kind.and_then(|k| names.types.get(&k)).is_some_and(|t| t == "rem") {
+        add(Ability::Rem);
+    }
+    abilities.sort_by_key(|a| Ability::ALL.iter().position(|b| b == a));
+    states.sort();
+    states.dedup();
+    for s in &states {
+        let what = if *s == State::Camouflaged { "a Camouflage marker" } else { "an Impersonation marker" };
+        notes
+            .push(format!("{name} ({id}) starts as {what}: untick it in the New game window if it deploys as a Model"));
+    }
+    Ok(TrooperSetup {
+        id: id.into(),
+        name,
+        silhouette,
+        training,
+        points: option.points,
+        mov,
+        abilities,
+        lieutenant_option,
+        peripheral_of: None,
+        position: None,
+        states,
+    })
+}
+
+/// Forward Deployment's reach from its extra, inches: "+10" and "+20" are centimetres (the
+/// data's unit), "+4\"" or a bare "+4" or "+8" inches (no centimetre reach is that short).
+fn forward_inches(extras: &[String]) -> Option<f64> {
+    extras.iter().find_map(|e| {
+        let inches = e.contains('"') || e.contains("inch");
+        let digits: String = e.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect();
+        let n: f64 = digits.parse().ok()?;
+        Some(if inches || n <= 8.0 { n } else { n / CM_PER_INCH })
+    })
+}
+
+/// Read the army code `code_text` and the army data file `data_path`, and make the army: what
+/// the app and `sightline army-code` both do. The error names what is wrong and where: the code
+/// (and the group, member and byte), or the file (and the field), or the member the data lacks.
+pub fn import(code_text: &str, data_path: &std::path::Path, id_prefix: &str) -> Result<Imported, String> {
+    let code = super::army_code::decode(code_text).map_err(|e| format!("army code: {e}"))?;
+    let path = data_path.display();
+    let text = std::fs::read_to_string(data_path).map_err(|e| format!("army data {path}: cannot read: {e}"))?;
+    let data = ArmyData::from_json(&text).map_err(|e| format!("army data {path}: {e}"))?;
+    army_from_code(&code, &data, id_prefix).map_err(|e| format!("army code, {e} (army data {path})"))
+}

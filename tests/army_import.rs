@@ -1,0 +1,210 @@
+//! Army codes turned into armies with army data in the builder's format (an invented army:
+//! `tests/fixtures/army-data/README.md`).
+
+use sightline::geometry::Silhouette;
+use sightline::rules::{Ability, LieutenantOption, Setup, State, Training, TrooperSetup};
+use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout, decode};
+use sightline::store::army_data::{ArmyData, army_from_code};
+
+const DATA: &str = include_str!("fixtures/army-data/invented-army.json");
+
+fn data() -> ArmyData {
+    ArmyData::from_json(DATA).expect("the invented army data")
+}
+
+/// A code with these groups of (unit, profile group, option).
+fn code(groups: &[&[(u16, u16, u16)]]) -> ArmyCode {
+    ArmyCode {
+        sectorial_id: 9999,
+        sectorial_slug: "invented".into(),
+        name: " ".into(),
+        points_limit: 300,
+        layout: Layout::V1,
+        groups: groups
+            .iter()
+            .enumerate()
+            .map(|(g, members)| CodeGroup {
+                number: g as u16 + 1,
+                flag: Some(0),
+                reinforcement: None,
+                members: members
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(unit_id, group_id, option_id))| CodeMember {
+                        slot: k as u16 + 1,
+                        unit_id,
+                        group_id,
+                        option_id,
+                        extensions: Vec::new(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        skipped_block: false,
+    }
+}
+
+fn find<'a>(troopers: &'a [TrooperSetup], id: &str) -> &'a TrooperSetup {
+    troopers.iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no trooper {id}"))
+}
+
+#[test]
+fn a_public_builder_code_becomes_the_trooper_its_data_describes() {
+    // The first public vector: nomads, one group, unit 1091 profile group 1 option 3999.
+    let code = decode("gfUGbm9tYWRzASCBLAEBAQCEQwGPnwA=").expect("a builder code");
+    let imported = army_from_code(&code, &data(), "b").expect("every member is in the data");
+    let army = &imported.army;
+    assert_eq!(army.groups.len(), 1);
+    let t = &army.groups[0].troopers[0];
+    assert_eq!(t.id, "b1");
+    assert_eq!(t.name, "LINER (Old Name)", "the option's name, its spaces tidied");
+    assert_eq!(t.silhouette, Silhouette::S2);
+    assert_eq!(t.training, Training::Regular);
+    assert_eq!(t.points, 11);
+    assert_eq!(t.mov, Some([4.0, 2.0]), "MOV 10-5 cm is 4-2 inches");
+    assert!(t.abilities.is_empty() && t.states.is_empty() && t.position.is_none());
+    assert!(imported.notes.iter().any(|n| n.contains("no Fireteams")), "{:?}", imported.notes);
+}
+
+#[test]
+fn each_member_becomes_the_trooper_its_profile_and_option_say() {
+    let code = code(&[
+        &[(1091, 1, 1), (1091, 1, 3), (1091, 1, 4), (1091, 1, 5), (2000, 1, 1)],
+        &[(3000, 1, 1), (4000, 1, 1), (5000, 1, 1)],
+    ]);
+    let imported = army_from_code(&code, &data(), "a").expect("every member is in the data");
+    let groups = &imported.army.groups;
+    assert_eq!(groups.len(), 2);
+    let ids: Vec<Vec<&str>> = groups.iter().map(|g| g.troopers.iter().map(|t| t.id.as_str()).collect()).collect();
+    // The walker (a6) brings two drones (a7, a8); its pilot is left out; then the shifter, the twin.
+    assert_eq!(ids, [vec!["a1", "a2", "a3", "a4", "a5"], vec!["a6", "a7", "a8", "a9", "a10"]]);
+    let all: Vec<TrooperSetup> = groups.iter().flat_map(|g| g.troopers.clone()).collect();
+
+    let plain = find(&all, "a1");
+    assert_eq!((plain.name.as_str(), plain.points), ("LINER", 10));
+    assert!(plain.abilities.is_empty() && plain.lieutenant_option.is_none());
+
+    let lt = find(&all, "a2");
+    assert_eq!(lt.abilities, [Ability::Lieutenant]);
+    assert_eq!(lt.lieutenant_option, Some(LieutenantOption::ExtraOrder), "the \"+1 Order\" extra");
+
+    assert_eq!(find(&all, "a3").abilities, [Ability::Hacker], "a Killer Hacking Device makes a Hacker");
+    assert_eq!(find(&all, "a4").abilities, [Ability::Repeater, Ability::Arc360], "a Repeater and a 360º Visor");
+
+    let scout = find(&all, "a5");
+    assert_eq!(scout.training, Training::Irregular);
+    assert_eq!(scout.abilities, [Ability::Impetuous, Ability::ForwardDeployment8, Ability::Infiltration]);
+    assert_eq!(scout.states, [State::Camouflaged]);
+
+    let walker = find(&all, "a6");
+    assert_eq!((walker.silhouette, walker.mov), (Silhouette::S7, Some([6.0, 4.0])));
+    assert_eq!(walker.abilities, [Ability::TacticalAwareness, Ability::IgnoresRetreat]);
+    for drone in ["a7", "a8"] {
+        let d = find(&all, drone);
+        assert_eq!(d.peripheral_of.as_deref(), Some("a6"), "{drone} is the walker's Peripheral");
+        assert_eq!((d.name.as_str(), d.silhouette), ("DRONE", Silhouette::S1));
+        assert_eq!(d.abilities, [Ability::Rem]);
+    }
+    assert!(!all.iter().any(|t| t.name == "PILOT"), "a pilot is not on the table at the start");
+
+    let shifter = find(&all, "a9");
+    assert_eq!(shifter.silhouette, Silhouette::S2, "the first of its two profiles");
+    assert_eq!(
+        shifter.abilities,
+        [
+            Ability::Nco,
+            Ability::TacticalAwareness,
+            Ability::SixthSense,
+            Ability::Hacker,
+            Ability::StrategicDeployment,
+            Ability::Stealth,
+            Ability::SuperJump,
+            Ability::ClimbingPlus,
+            Ability::Berserk,
+        ]
+    );
+
+    let twin = find(&all, "a10");
+    assert_eq!(twin.lieutenant_option, Some(LieutenantOption::ExtraCommandToken));
+    assert_eq!(twin.abilities, [Ability::Lieutenant, Ability::DeploysOutsideZone, Ability::Impersonation]);
+    assert_eq!(twin.states, [State::OtherMarker]);
+
+    let notes = imported.notes.join("\n");
+    for said in [
+        "WALKER (a6) comes with PILOT, who is not a Peripheral",
+        "SHIFTER (a9) has 2 profiles",
+        "SCOUT (a5) starts as a Camouflage marker",
+        "TWIN (a10) starts as an Impersonation marker",
+    ] {
+        assert!(notes.contains(said), "the notes say {said:?}:\n{notes}");
+    }
+}
+
+#[test]
+fn an_imported_list_joins_a_setup_the_rules_accept() {
+    let setup_text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json"))
+        .expect("the small setup");
+    let mut setup = Setup::from_json(&setup_text).expect("a setup");
+    let imported = army_from_code(&code(&[&[(1091, 1, 2), (1091, 1, 1), (3000, 1, 1)]]), &data(), "a")
+        .expect("every member is in the data");
+    let (army, _) = imported.army.renamed_apart_from(&setup.armies.b);
+    setup.armies.a = army;
+    setup.validate().expect("one Lieutenant, a Peripheral beside its Controller: a legal list");
+    // Two Lieutenants are not: the rules, not the import, refuse them.
+    let two = army_from_code(&code(&[&[(1091, 1, 2), (5000, 1, 1)]]), &data(), "a").expect("in the data");
+    setup.armies.a = two.army.renamed_apart_from(&setup.armies.b).0;
+    let e = setup.validate().expect_err("two Lieutenants");
+    assert!(e.to_string().contains("two Lieutenants"), "{e}");
+}
+
+#[test]
+fn reinforcement_and_empty_groups_are_left_out_and_said() {
+    let mut c = code(&[&[(1091, 1, 2)], &[], &[(1091, 1, 1), (2000, 1, 1)]]);
+    c.groups[2].flag = Some(1);
+    c.groups[2].reinforcement = Some(true);
+    let imported = army_from_code(&c, &data(), "a").expect("in the data");
+    assert_eq!(imported.army.groups.len(), 1);
+    assert_eq!(imported.army.groups[0].troopers.len(), 1);
+    assert!(
+        imported.notes.iter().any(|n| n.contains("Combat Group 3 is a Reinforcement group (2 troopers)")),
+        "{:?}",
+        imported.notes
+    );
+}
+
+#[test]
+fn a_member_the_data_lacks_is_refused_naming_it() {
+    let data = data();
+    let e = army_from_code(&code(&[&[(1091, 1, 1)], &[(1091, 1, 1), (7777, 1, 1)]]), &data, "a")
+        .expect_err("unit 7777 is not in the data");
+    assert!(e.place.starts_with("Combat Group 2, member 2 of 2 (unit 7777"), "{e}");
+    assert!(e.reason.contains("unit 7777 is not in this army data") && e.reason.contains("invented"), "{e}");
+
+    let e = army_from_code(&code(&[&[(1091, 1, 42)]]), &data, "a").expect_err("no option 42");
+    assert!(e.to_string().contains("has no option 42"), "{e}");
+    let e = army_from_code(&code(&[&[(1091, 9, 1)]]), &data, "a").expect_err("no profile group 9");
+    assert!(e.to_string().contains("has no profile group 9"), "{e}");
+}
+
+#[test]
+fn bad_army_data_is_refused_naming_the_field() {
+    let e = ArmyData::from_json("{\"units\": 3}").expect_err("units is not a list");
+    assert_eq!(e.at, "units", "{e}");
+    let e = ArmyData::from_json("not json").expect_err("not JSON");
+    assert!(e.to_string().contains("army data"), "{e}");
+    let e = ArmyData::from_json("{\"units\": []}").expect_err("no units");
+    assert!(e.to_string().contains("no units"), "{e}");
+    // A setup file is not army data.
+    let setup_text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/setup-small.json"))
+        .expect("the small setup");
+    assert!(ArmyData::from_json(&setup_text).is_err());
+
+    // A Silhouette the rules do not have: read, then refused on the member that uses it.
+    let bad = DATA.replacen("\"s\": 2", "\"s\": 9", 1);
+    assert_ne!(bad, DATA, "the fixture writes \"s\": 2");
+    let data = ArmyData::from_json(&bad).expect("s is a number");
+    let e = army_from_code(&code(&[&[(1091, 1, 1)]]), &data, "a").expect_err("S9");
+    assert!(e.to_string().contains("9 is not an N4 Silhouette"), "{e}");
+    let e = ArmyData::from_json(&DATA.replacen("\"s\": 2", "\"s\": \"two\"", 1)).expect_err("s is text");
+    assert!(e.at.starts_with("units[0].profileGroups[0].profiles[0].s"), "{e}");
+}
