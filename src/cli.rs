@@ -286,6 +286,7 @@ pub fn army_code(code: &str, data: Option<&Path>, out: Option<&Path>, ids: &str)
     let imported = crate::store::army_data::import(code, data, ids).map_err(CliError::input)?;
     result["army"] = serde_json::to_value(&imported.army).map_err(|e| CliError::input(e.to_string()))?;
     result["notes"] = json!(imported.notes);
+    result["title"] = json!(imported.title);
     if let Some(out) = out {
         if out.exists() {
             return Err(CliError::input(format!(

@@ -988,6 +988,50 @@ fn an_army_list_saved_from_one_side_is_played_by_the_other() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An army code in the New game window: pasted with the army builder's data for its army, it
+/// becomes B's army (its Peripherals under their Controller, the import's notes shown), and the
+/// game is created with it; a data file that cannot be read is named, and B's army stays.
+#[test]
+fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
+    let dir = fresh_dir("armycode");
+    let game = dir.join("imported.jsonl");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json");
+    let mut h = Harness::builder()
+        .with_size([1280.0, 900.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    h.run();
+    click_each(&mut h, &["New game…"]);
+    // A LINER Lieutenant, and a WALKER with its two DRONEs (the invented army's units 1091 and 3000).
+    retype(&mut h, "B's army code", "pw8IaW52ZW50ZWQBIIEsAQECAIRDAQIAAIu4AQEA");
+    let missing = dir.join("no-such-data.json");
+    retype(&mut h, "B's army data", missing.to_str().expect("utf-8 path"));
+    click_each(&mut h, &["Import B's army code"]);
+    h.get_by_label_contains(&format!("not imported — army data {}: cannot read", missing.display()));
+    retype(&mut h, "B's army data", data);
+    click_each(&mut h, &["Import B's army code"]);
+    h.get_by_label_contains("imported the army code (invented, 300 points) as B's army: 4 troopers, 70 points");
+    h.get_by_label_contains("• army codes carry no Fireteams");
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    assert!(!disabled(&h, "Create and play"), "{:?}", h.query_by_label_contains("Not yet").map(|n| format!("{n:?}")));
+    // (The notes make the window taller than the screen: its button is scrolled to.)
+    h.get_by_label("Create and play").scroll_to_me();
+    h.run();
+    click_each(&mut h, &["Create and play"]);
+    let file = sightline::store::load(&game).expect("the new game file");
+    let b: Vec<(&str, &str, Option<&str>)> =
+        file.setup.armies.b.troopers().map(|t| (t.id.as_str(), t.name.as_str(), t.peripheral_of.as_deref())).collect();
+    assert_eq!(
+        b,
+        [
+            ("b1", "LINER Lieutenant", None),
+            ("b2", "WALKER", None),
+            ("b3", "DRONE", Some("b2")),
+            ("b4", "DRONE", Some("b2"))
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Tagging on the plan with the mouse: a click puts the Model where it is clicked, facing the
 /// table's middle; a press dragged puts it where it was pressed, facing the way it was dragged.
 #[test]

@@ -64,6 +64,7 @@ fn a_public_builder_code_becomes_the_trooper_its_data_describes() {
     assert_eq!(t.mov, Some([4.0, 2.0]), "MOV 10-5 cm is 4-2 inches");
     assert!(t.abilities.is_empty() && t.states.is_empty() && t.position.is_none());
     assert!(imported.notes.iter().any(|n| n.contains("no Fireteams")), "{:?}", imported.notes);
+    assert_eq!(imported.title, "nomads, 300 points", "a list named \" \" has no name");
 }
 
 #[test]

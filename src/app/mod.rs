@@ -32,6 +32,9 @@ pub struct Prefs {
     /// Show the side panels (the troopers on the left, the measures and the game on the right);
     /// hidden, the picture or plan has the whole window (a small screen).
     pub panels: bool,
+    /// The army builder's data file each side's army code was last imported with in the New
+    /// game window: a player saves their army's data once and it is named again next time.
+    pub army_data: crate::rules::BySide<String>,
 }
 
 /// The centre of the window.
@@ -45,7 +48,15 @@ pub enum View {
 
 impl Default for Prefs {
     fn default() -> Self {
-        Self { all_zoc: false, visibility: true, show_cm: false, view: View::Camera, snap: true, panels: true }
+        Self {
+            all_zoc: false,
+            visibility: true,
+            show_cm: false,
+            view: View::Camera,
+            snap: true,
+            panels: true,
+            army_data: crate::rules::BySide::default(),
+        }
     }
 }
 
@@ -507,7 +518,9 @@ impl SightlineApp {
                     .or_else(|| std::env::current_dir().ok())
                     .unwrap_or_default();
                 let from = self.game.as_ref().map(|g| g.game().setup());
-                self.new_game = Some(setup_editor::SetupEditor::new(from, setup_editor::fresh_game_path(&dir)));
+                let mut editor = setup_editor::SetupEditor::new(from, setup_editor::fresh_game_path(&dir));
+                editor.army_data_paths = self.prefs.army_data.clone();
+                self.new_game = Some(editor);
             }
             Command::CreateGame(setup, path) => self.create_game(&setup, &path),
             Command::StartTerrain => {
@@ -1607,6 +1620,7 @@ impl SightlineApp {
             // (Both ways: in an 800 px window the army rows are wider than the window.)
             .scroll([true, true])
             .show(ctx, |ui| action = editor.ui(ui, &table));
+        self.prefs.army_data.clone_from(&editor.army_data_paths);
         match action {
             Some(setup_editor::EditorAction::Create(setup, path)) => {
                 self.commands.push(Command::CreateGame(setup, path));

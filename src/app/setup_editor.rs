@@ -136,8 +136,12 @@ pub struct SetupEditor {
     pub army_paths: BySide<String>,
     /// The army file each side's army was loaded from or saved to: it may write over that one.
     own_army_files: BySide<Option<PathBuf>>,
-    /// What each side's last army Load or Save did.
+    /// What each side's last army Load, Save or Import did.
     pub army_messages: BySide<Option<String>>,
+    /// Each side's army code, pasted from the official army builder.
+    pub army_codes: BySide<String>,
+    /// The army builder's data for each side's army, that turns its code into troopers.
+    pub army_data_paths: BySide<String>,
 }
 
 /// One change to an army list, made after its grid is drawn.
@@ -358,6 +362,8 @@ impl SetupEditor {
             army_paths: BySide { a: "army-a.json".into(), b: "army-b.json".into() },
             own_army_files: BySide::default(),
             army_messages: BySide::default(),
+            army_codes: BySide::default(),
+            army_data_paths: BySide::default(),
         }
     }
 
@@ -418,14 +424,47 @@ impl SetupEditor {
     /// and the army here stays as it was.
     pub fn load_army(&mut self, side: Side) -> Result<String, String> {
         let path = PathBuf::from(self.army_paths.get(side).trim());
-        let mut army = crate::store::load_army(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let army = crate::store::load_army(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let said = self.put_army(side, army, &format!("loaded {}", path.display()));
+        *self.own_army_files.get_mut(side) = Some(path);
+        Ok(said)
+    }
+
+    /// Import the army code typed for `side` with the army data file named for it
+    /// ([`crate::store::army_data::import`]) as that side's army, in place of the one here, as
+    /// [`Self::load_army`] puts a loaded one; the message adds the import's notes (what the code
+    /// and the data cannot say). A code or data file that cannot be read, or a member the data
+    /// does not have, is refused, named, and the army here stays as it was.
+    pub fn import_army_code(&mut self, side: Side) -> Result<String, String> {
+        let code = self.army_codes.get(side).trim().to_string();
+        if code.is_empty() {
+            return Err("paste the army code from the army builder first".into());
+        }
+        let data = self.army_data_paths.get(side).trim();
+        if data.is_empty() {
+            return Err("name the army builder's data file for this army (see the README, \"Army codes\")".into());
+        }
+        let prefix = side_name(side).to_lowercase();
+        let imported = crate::store::army_data::import(&code, std::path::Path::new(data), &prefix)?;
+        let mut said = self.put_army(side, imported.army, &format!("imported the army code ({})", imported.title));
+        for note in &imported.notes {
+            said.push_str(&format!("\n• {note}"));
+        }
+        // Not from an army file: Save writes it to a new one.
+        *self.own_army_files.get_mut(side) = None;
+        Ok(said)
+    }
+
+    /// Put `army` in as `side`'s army: its positions cleared (the Models are tagged on this
+    /// table), its ids that the other army uses too renamed ([`Army::renamed_apart_from`]). The
+    /// message: what was done (`done`), how many troopers and points, and the renames.
+    fn put_army(&mut self, side: Side, mut army: Army, done: &str) -> String {
         army.unplace();
         let other = self.setup.armies.get(crate::rules::opponent(side));
         let (army, renames) = army.renamed_apart_from(other);
         let n = army.troopers().count();
         let mut said = format!(
-            "loaded {} as {}'s army: {n} trooper{}, {} points",
-            path.display(),
+            "{done} as {}'s army: {n} trooper{}, {} points",
             side_name(side),
             if n == 1 { "" } else { "s" },
             army.total_points()
@@ -438,8 +477,7 @@ impl SetupEditor {
             ));
         }
         *self.setup.armies.get_mut(side) = army;
-        *self.own_army_files.get_mut(side) = Some(path);
-        Ok(said)
+        said
     }
 
     /// Save `side`'s army to the army file named for it ([`crate::store::save_army`]: without
@@ -640,6 +678,28 @@ impl SetupEditor {
                     Ok(p) => format!("saved to {}", p.display()),
                     Err(e) => format!("not saved — {e}"),
                 });
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(format!("{name}'s army code"));
+            ui.add(
+                egui::TextEdit::singleline(self.army_codes.get_mut(side))
+                    .desired_width(200.0)
+                    .hint_text("paste from the army builder"),
+            )
+            .labelled_by(label.id);
+            let label = ui.label(format!("{name}'s army data")).on_hover_text(
+                "The army builder's data file for this army (saved once from the builder; not shipped with sightline)",
+            );
+            ui.add(egui::TextEdit::singleline(self.army_data_paths.get_mut(side)).desired_width(160.0))
+                .labelled_by(label.id);
+            if ui
+                .button(format!("Import {name}'s army code"))
+                .on_hover_text("Put the army list this code describes in place of this side's, its troopers read from the army data")
+                .clicked()
+            {
+                *self.army_messages.get_mut(side) =
+                    Some(self.import_army_code(side).unwrap_or_else(|e| format!("not imported — {e}")));
             }
         });
         if let Some(m) = self.army_messages.get(side) {

@@ -214,6 +214,9 @@ pub struct Imported {
     pub army: Army,
     /// What was left out or could not be known, one sentence each.
     pub notes: Vec<String>,
+    /// What the code says the list is: its army's slug, its name (trimmed; often empty) and its
+    /// points limit, as `shindenbutai, "Night Watch", 300 points`.
+    pub title: String,
 }
 
 /// A member of a code that the army data does not describe.
@@ -313,7 +316,13 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         groups.push(CombatGroup { troopers });
     }
     notes.push("army codes carry no Fireteams: tick them in the New game window".into());
-    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new() }, notes })
+    let name = code.name.trim();
+    let title = if name.is_empty() {
+        format!("{}, {} points", code.sectorial_slug, code.points_limit)
+    } else {
+        format!("{}, \"{name}\", {} points", code.sectorial_slug, code.points_limit)
+    };
+    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new() }, notes, title })
 }
 
 fn find_option(unit: &Unit, group: u16, option: u16) -> Result<(&ProfileGroup, &UnitOption), String> {
