@@ -1826,6 +1826,9 @@ fn deployment_zones_typed_by_their_corners_go_into_the_new_game() {
     retype(&mut h, "B's corners", "48, 48 32, 48 48, 32");
     retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
     assert!(!disabled(&h, "Create and play"));
+    // (The window is taller than this screen: its button is scrolled to.)
+    h.get_by_label("Create and play").scroll_to_me();
+    h.run();
     click_each(&mut h, &["Create and play"]);
     let file = sightline::store::load(&game).expect("the new game file");
     let zones = file.setup.deployment_zones.expect("zones");
