@@ -104,6 +104,7 @@ fn each_member_becomes_the_trooper_its_profile_and_option_say() {
         let d = find(&all, drone);
         assert_eq!(d.peripheral_of.as_deref(), Some("a6"), "{drone} is the walker's Peripheral");
         assert_eq!((d.name.as_str(), d.silhouette), ("DRONE", Silhouette::S1));
+        assert_eq!(d.points, 0, "a Peripheral's points are in its Controller's option");
         assert_eq!(d.abilities, [Ability::Rem]);
     }
     assert!(!all.iter().any(|t| t.name == "PILOT"), "a pilot is not on the table at the start");
@@ -139,6 +140,35 @@ fn each_member_becomes_the_trooper_its_profile_and_option_say() {
     ] {
         assert!(notes.contains(said), "the notes say {said:?}:\n{notes}");
     }
+}
+
+#[test]
+fn a_team_sold_as_one_option_becomes_its_troopers() {
+    // Assumption TEAM_OPTION: the team's option id, with a profile group the unit does not have.
+    let imported = army_from_code(&code(&[&[(6000, 0, 1), (6000, 0, 2)]]), &data(), "a").expect("a team option");
+    let t: Vec<(&str, &str, u32, Option<&str>)> = imported.army.groups[0]
+        .troopers
+        .iter()
+        .map(|t| (t.id.as_str(), t.name.as_str(), t.points, t.peripheral_of.as_deref()))
+        .collect();
+    assert_eq!(
+        t,
+        [
+            ("a1", "RIG", 30, None),
+            ("a2", "BOT", 0, Some("a1")),
+            ("a3", "MECHANIC", 15, None),
+            ("a4", "RIG", 30, None),
+            ("a5", "BOT", 0, Some("a4")),
+            ("a6", "MECHANIC", 15, None),
+        ]
+    );
+    // The first team's troopers add up to its price; the second's do not, and that is said.
+    let priced: Vec<&String> = imported.notes.iter().filter(|n| n.contains("points add up to")).collect();
+    assert_eq!(priced.len(), 1, "{:?}", imported.notes);
+    assert!(priced[0].contains("RIG & MECHANIC (old price): its troopers' points add up to 45, the team's to 50"));
+    // An option id that is neither the group's nor a team's is refused as before.
+    let e = army_from_code(&code(&[&[(6000, 0, 9)]]), &data(), "a").expect_err("no option 9");
+    assert!(e.to_string().contains("has no profile group 0"), "{e}");
 }
 
 #[test]

@@ -49,6 +49,9 @@ struct Unit {
     isc: String,
     #[serde(default, rename = "profileGroups")]
     profile_groups: Vec<ProfileGroup>,
+    /// Teams sold as one option (their troopers in `includes`).
+    #[serde(default)]
+    options: Vec<UnitOption>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -255,12 +258,11 @@ pub struct ImportError {
 /// A member the data does not have is refused, naming the group, the member and its ids: the
 /// data is not the code's army's, or older than the code.
 pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Result<Imported, ImportError> {
-    let mut notes = Vec::new();
+    let mut build = Build { names: &data.names, prefix: id_prefix, count: 0, notes: Vec::new() };
     let mut groups = Vec::new();
-    let mut count = 0usize;
     for group in &code.groups {
         if group.reinforcement == Some(true) {
-            notes.push(format!(
+            build.notes.push(format!(
                 "Combat Group {} is a Reinforcement group ({} troopers): left out, sightline does not model Reinforcements",
                 group.number,
                 group.members.len()
@@ -288,33 +290,40 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
                     m.unit_id, code.sectorial_slug
                 ))
             })?;
-            let (pg, option) = find_option(unit, m.group_id, m.option_id).map_err(fail)?;
-            count += 1;
-            let id = format!("{id_prefix}{count}");
-            let trooper = make_trooper(&id, unit, pg, option, &data.names, &mut notes).map_err(fail)?;
-            let controller = trooper.name.clone();
-            troopers.push(trooper);
-            for inc in &option.includes {
-                let (ipg, iopt) = find_option(unit, inc.group, inc.option)
-                    .map_err(|e| fail(format!("what option {} brings with it: {e}", option.id)))?;
-                let name = display_name(unit, ipg, iopt);
-                if !is_peripheral(ipg, iopt, &data.names) {
-                    notes.push(format!(
-                        "{controller} ({id}) comes with {name}, who is not a Peripheral (a pilot or operator, not on the table at the start): left out; add it in the New game window when it enters the table"
-                    ));
-                    continue;
+            match find_option(unit, m.group_id, m.option_id) {
+                Ok((pg, option)) => {
+                    add_trooper(&mut build, &mut troopers, unit, pg, option).map_err(fail)?;
                 }
-                for _ in 0..inc.q.max(1) {
-                    count += 1;
-                    let pid = format!("{id_prefix}{count}");
-                    let mut p = make_trooper(&pid, unit, ipg, iopt, &data.names, &mut notes).map_err(&fail)?;
-                    p.peripheral_of = Some(id.clone());
-                    troopers.push(p);
+                // A team sold as one option of the unit itself (Scarface & Cordelia): its troopers.
+                Err(e) => {
+                    let team = unit
+                        .options
+                        .iter()
+                        .find(|o| o.id == m.option_id)
+                        .filter(|_| assume_team_option(m.group_id, unit));
+                    let Some(team) = team else { return Err(fail(e)) };
+                    let mut points = 0;
+                    for inc in &team.includes {
+                        let (pg, option) = find_option(unit, inc.group, inc.option)
+                            .map_err(|e| fail(format!("a trooper of the team option {}: {e}", team.id)))?;
+                        for _ in 0..inc.q.max(1) {
+                            add_trooper(&mut build, &mut troopers, unit, pg, option).map_err(&fail)?;
+                            points += option.points;
+                        }
+                    }
+                    if points != team.points {
+                        build.notes.push(format!(
+                            "{}: its troopers' points add up to {points}, the team's to {}; set them in the New game window if the Retreat! check needs them",
+                            team.name.split_whitespace().collect::<Vec<_>>().join(" "),
+                            team.points
+                        ));
+                    }
                 }
             }
         }
         groups.push(CombatGroup { troopers });
     }
+    let mut notes = build.notes;
     notes.push("army codes carry no Fireteams: tick them in the New game window".into());
     let name = code.name.trim();
     let title = if name.is_empty() {
@@ -323,6 +332,64 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         format!("{}, \"{name}\", {} points", code.sectorial_slug, code.points_limit)
     };
     Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new() }, notes, title })
+}
+
+/// **Assumption `TEAM_OPTION`**: a code names a team sold as one option of the unit itself
+/// (`units[].options`, such as "SCARFACE Loadout Alpha & CORDELIA TURNER") by that option's id
+/// and a profile group the unit does not have (0, as no public code shows otherwise). Its
+/// troopers are the option's `includes`, each with its own points.
+fn assume_team_option(group_id: u16, unit: &Unit) -> bool {
+    !unit.profile_groups.iter().any(|g| g.id == group_id)
+}
+
+/// What an import keeps as it goes: the names, the ids given, the notes.
+struct Build<'a> {
+    names: &'a Names,
+    prefix: &'a str,
+    count: usize,
+    notes: Vec<String>,
+}
+
+impl Build<'_> {
+    fn next_id(&mut self) -> String {
+        self.count += 1;
+        format!("{}{}", self.prefix, self.count)
+    }
+}
+
+/// Add the trooper `option` of `pg` makes, and the Peripherals it brings with it (their points
+/// are in its option's, as the builder prices them: 0 each); anyone else it brings (a pilot, not
+/// on the table at the start) is left out, and noted.
+fn add_trooper(
+    build: &mut Build,
+    troopers: &mut Vec<TrooperSetup>,
+    unit: &Unit,
+    pg: &ProfileGroup,
+    option: &UnitOption,
+) -> Result<(), String> {
+    let id = build.next_id();
+    let trooper = make_trooper(&id, unit, pg, option, build.names, &mut build.notes)?;
+    let controller = trooper.name.clone();
+    troopers.push(trooper);
+    for inc in &option.includes {
+        let (ipg, iopt) = find_option(unit, inc.group, inc.option)
+            .map_err(|e| format!("what option {} brings with it: {e}", option.id))?;
+        let name = display_name(unit, ipg, iopt);
+        if !is_peripheral(ipg, iopt, build.names) {
+            build.notes.push(format!(
+                "{controller} ({id}) comes with {name}, who is not a Peripheral (a pilot or operator, not on the table at the start): left out; add it in the New game window when it enters the table"
+            ));
+            continue;
+        }
+        for _ in 0..inc.q.max(1) {
+            let pid = build.next_id();
+            let mut p = make_trooper(&pid, unit, ipg, iopt, build.names, &mut build.notes)?;
+            p.peripheral_of = Some(id.clone());
+            p.points = 0;
+            troopers.push(p);
+        }
+    }
+    Ok(())
 }
 
 fn find_option(unit: &Unit, group: u16, option: u16) -> Result<(&ProfileGroup, &UnitOption), String> {
