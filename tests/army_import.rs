@@ -189,6 +189,20 @@ fn an_imported_list_joins_a_setup_the_rules_accept() {
 }
 
 #[test]
+fn a_customised_profile_is_imported_as_the_data_has_it_and_said() {
+    let mut c = code(&[&[(1091, 1, 1), (1091, 1, 2)]]);
+    c.groups[0].members[1].extensions = vec![vec![serde_json::json!({"skills": [{"id": 164}]})]];
+    let imported = army_from_code(&c, &data(), "a").expect("in the data");
+    assert_eq!(imported.army.groups[0].troopers[1].abilities, [Ability::Lieutenant], "the data's profile, unchanged");
+    let said: Vec<&String> = imported.notes.iter().filter(|n| n.contains("customises")).collect();
+    assert_eq!(said.len(), 1, "{:?}", imported.notes);
+    assert!(said[0].starts_with("Combat Group 1, member 2:"), "{}", said[0]);
+    c.skipped_block = true;
+    let imported = army_from_code(&c, &data(), "a").expect("in the data");
+    assert!(imported.notes.iter().any(|n| n.contains("old Spec-Ops customisation, skipped")), "{:?}", imported.notes);
+}
+
+#[test]
 fn reinforcement_and_empty_groups_are_left_out_and_said() {
     let mut c = code(&[&[(1091, 1, 2)], &[], &[(1091, 1, 1), (2000, 1, 1)]]);
     c.groups[2].flag = Some(1);

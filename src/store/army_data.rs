@@ -290,6 +290,13 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
                     m.unit_id, code.sectorial_slug
                 ))
             })?;
+            if !m.extensions.is_empty() {
+                build.notes.push(format!(
+                    "Combat Group {}, member {}: the code customises this trooper's profile (a Spec-Ops' changes), which the import does not read: check its profile in the New game window",
+                    group.number,
+                    k + 1
+                ));
+            }
             match find_option(unit, m.group_id, m.option_id) {
                 Ok((pg, option)) => {
                     add_trooper(&mut build, &mut troopers, unit, pg, option).map_err(fail)?;
@@ -324,6 +331,12 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         groups.push(CombatGroup { troopers });
     }
     let mut notes = build.notes;
+    if code.skipped_block {
+        notes.push(
+            "the code holds an old Spec-Ops customisation, skipped to read it: check the Spec-Ops trooper's profile in the New game window"
+                .into(),
+        );
+    }
     notes.push("army codes carry no Fireteams: tick them in the New game window".into());
     let name = code.name.trim();
     let title = if name.is_empty() {
