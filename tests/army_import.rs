@@ -69,11 +69,11 @@ fn a_public_builder_code_becomes_the_trooper_its_data_describes() {
 
 #[test]
 fn each_member_becomes_the_trooper_its_profile_and_option_say() {
-    let code = code(&[
+    let list = code(&[
         &[(1091, 1, 1), (1091, 1, 3), (1091, 1, 4), (1091, 1, 5), (2000, 1, 1)],
         &[(3000, 1, 1), (4000, 1, 1), (5000, 1, 1)],
     ]);
-    let imported = army_from_code(&code, &data(), "a").expect("every member is in the data");
+    let imported = army_from_code(&list, &data(), "a").expect("every member is in the data");
     let groups = &imported.army.groups;
     assert_eq!(groups.len(), 2);
     let ids: Vec<Vec<&str>> = groups.iter().map(|g| g.troopers.iter().map(|t| t.id.as_str()).collect()).collect();
@@ -91,6 +91,10 @@ fn each_member_becomes_the_trooper_its_profile_and_option_say() {
 
     assert_eq!(find(&all, "a3").abilities, [Ability::Hacker], "a Killer Hacking Device makes a Hacker");
     assert_eq!(find(&all, "a4").abilities, [Ability::Repeater, Ability::Arc360], "a Repeater and a 360º Visor");
+    let more = army_from_code(&code(&[&[(1091, 1, 6), (1091, 1, 7)]]), &data(), "x").expect("in the data");
+    let t = &more.army.groups[0].troopers;
+    assert_eq!(t[0].abilities, [Ability::DeploysOutsideZone], "Airborne Infiltration");
+    assert_eq!(t[1].abilities, [Ability::Infiltration], "Superior Infiltration");
 
     let scout = find(&all, "a5");
     assert_eq!(scout.training, Training::Irregular);

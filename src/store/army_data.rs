@@ -246,9 +246,9 @@ pub struct ImportError {
 ///   characteristic, not "Not Impetuous", or an Impetuous Order), Sixth Sense, Hacker (the skill
 ///   or any Hacking Device), Repeater, a 360° Visor, Courage / Religious Troop / Veteran (ignores
 ///   Retreat!), REM (its type), Forward Deployment (+10 cm is +4", +20 cm +8"), Strategic
-///   Deployment, Impersonation, Infiltration, Stealth, Super-Jump, Climbing Plus, Berserk; Hidden
-///   Deployment, Combat Jump, Parachutist, Airborne Deployment and Mechanized Deployment as
-///   deploying outside its zone;
+///   Deployment, Impersonation, Infiltration (and Superior Infiltration), Stealth, Super-Jump,
+///   Climbing Plus, Berserk; Hidden Deployment, Combat Jump, Parachutist, Mechanized Deployment
+///   and the Airborne skills as deploying outside its zone;
 /// - Camouflage starts it as a Camouflage marker, Impersonation as an Impersonation marker (both
 ///   optional in the rules, and noted);
 /// - the troopers its option includes follow it: a Peripheral (by characteristic or skill) as a
@@ -510,13 +510,15 @@ fn make_trooper(
                 add(Ability::Impersonation);
                 states.push(State::OtherMarker);
             }
-            "infiltration" => add(Ability::Infiltration),
+            s if s.starts_with("airborne") => add(Ability::DeploysOutsideZone),
+            // Superior Infiltration reaches the enemy half without a roll: the same places.
+            "infiltration" | "superior infiltration" => add(Ability::Infiltration),
             "stealth" => add(Ability::Stealth),
             "super-jump" => add(Ability::SuperJump),
             "climbing plus" => add(Ability::ClimbingPlus),
             "berserk" => add(Ability::Berserk),
             "camouflage" => states.push(State::Camouflaged),
-            "hidden deployment" | "combat jump" | "parachutist" | "airborne deployment" | "mechanized deployment" => {
+            "hidden deployment" | "combat jump" | "parachutist" | "mechanized deployment" => {
                 add(Ability::DeploysOutsideZone)
             }
             _ => {}
