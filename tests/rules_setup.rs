@@ -133,3 +133,27 @@ fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
     ));
     assert!(e.contains("terrain[0]") && e.contains("polygon point 1"), "{e}");
 }
+
+/// Troopers a setup places stand where a trooper can (General Movement Rules, the checks a scene
+/// and every event make): not in another's space, not inside a piece below its top; base contact
+/// (S2 bases 25 mm across, centres exactly 25 mm apart) is a place to stand.
+#[test]
+fn a_setup_that_puts_two_troopers_in_one_place_or_one_inside_terrain_is_refused() {
+    let wall = json!([{"id": "wall", "polygon": [[10, 10], [14, 10], [14, 14], [10, 14]], "height": 3.0}]);
+    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0)), t("y", 2.5, 2.0, 0.0)]], b(), json!([])));
+    assert!(e.contains("armies.A.groups[0].troopers[0].position"), "{e}");
+    assert!(e.contains("x stands in y's space (their bases overlap by 0.484\")"), "{e}");
+    let e = error(setup(vec![vec![lt(t("x", 2.0, 2.0, 0.0)), t("y", 12.0, 12.0, 0.0)]], b(), wall.clone()));
+    assert!(e.contains("troopers[1].position") && e.contains("y stands inside wall (3.0\" high)"), "{e}");
+    // On the wall's top, and in base contact with x: both accepted.
+    let s2 = 25.0 / 25.4;
+    game(setup(
+        vec![vec![
+            lt(t("x", 2.0, 2.0, 0.0)),
+            t("z", 2.0 + s2, 2.0, 0.0),
+            with(t("y", 12.0, 12.0, 0.0), json!({"position": {"x": 12.0, "y": 12.0, "elevation": 3.0}})),
+        ]],
+        b(),
+        wall,
+    ));
+}

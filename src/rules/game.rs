@@ -962,6 +962,18 @@ impl Game {
             }
         }
         game.derive_engaged();
+        // Troopers the setup places stand where a trooper can (General Movement Rules): not inside
+        // a piece below its top, not in another's space.
+        if let Some((i, reason)) = game.standing_problems(|_| true, "stands") {
+            let (side, g, t) = game
+                .setup
+                .troopers()
+                .nth(i)
+                .ok_or_else(|| SetupError { field: "armies".into(), reason: reason.clone() })?;
+            let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
+            let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].position");
+            return Err(SetupError { field, reason });
+        }
         // Troopers the setup places are deployed: totally inside their Deployment Zones.
         for (i, (side, g, t)) in game.setup.troopers().enumerate() {
             if let Some(reason) = game.outside_deployment_zone(i) {
@@ -3136,41 +3148,44 @@ impl Game {
     /// elevation given by hand), not in another trooper's space ([`standing_problem`], the checks
     /// a scene makes).
     fn check_standing(&self, before: &Game) -> Result<(), Rejection> {
+        let moved = |i: usize| before.troopers.get(i).is_none_or(|b| b.position != self.troopers[i].position);
+        match self.standing_problems(moved, "would stand") {
+            Some((_, reason)) => reject(Rule::GeneralMovement, reason),
+            None => Ok(()),
+        }
+    }
+
+    /// The first trooper `which` picks that cannot stand where it is ([`standing_problem`]:
+    /// inside a piece below its top, or in another trooper's space), and why, the sentence
+    /// saying it `verb` there ("would stand", "stands").
+    fn standing_problems(&self, which: impl Fn(usize) -> bool, verb: &str) -> Option<(usize, String)> {
         let (bodies, map) = self.bodies();
         let owner: Vec<usize> = (0..self.troopers.len()).filter(|&k| map[k].is_some()).collect();
         for (i, t) in self.troopers.iter().enumerate() {
             let Some(me) = map[i] else { continue };
-            if before.troopers.get(i).is_some_and(|b| b.position == t.position) {
+            if !which(i) {
                 continue;
             }
             let others = bodies.iter().enumerate().filter(|&(k, _)| k != me);
             let other_ids: Vec<usize> = others.clone().map(|(k, _)| owner[k]).collect();
-            match standing_problem(&bodies[me], &self.terrain, others.map(|(_, b)| b)) {
-                Some(StandingProblem::InsideTerrain { piece }) => {
+            let Some(problem) = standing_problem(&bodies[me], &self.terrain, others.map(|(_, b)| b)) else { continue };
+            let reason = match problem {
+                StandingProblem::InsideTerrain { piece } => {
                     let p = &self.terrain[piece];
-                    return reject(
-                        Rule::GeneralMovement,
-                        format!(
-                            "{} would stand inside {} ({:.1}\" high) with its base centre on it: a trooper stands beside a \
-                             piece or on its top (at an elevation of its height)",
-                            t.id, p.id, p.height_in
-                        ),
-                    );
+                    format!(
+                        "{} {verb} inside {} ({:.1}\" high) with its base centre on it: a trooper stands beside a piece \
+                         or on its top (at an elevation of its height)",
+                        t.id, p.id, p.height_in
+                    )
                 }
-                Some(StandingProblem::Overlaps { other, by_in }) => {
-                    return reject(
-                        Rule::GeneralMovement,
-                        format!(
-                            "{} would stand in {}'s space (their bases overlap by {by_in:.3}\"): two troopers cannot share \
-                             a place",
-                            t.id, self.troopers[other_ids[other]].id
-                        ),
-                    );
-                }
-                None => {}
-            }
+                StandingProblem::Overlaps { other, by_in } => format!(
+                    "{} {verb} in {}'s space (their bases overlap by {by_in:.3}\"): two troopers cannot share a place",
+                    t.id, self.troopers[other_ids[other]].id
+                ),
+            };
+            return Some((i, reason));
         }
-        Ok(())
+        None
     }
 
     /// Refuse a move that does not end on a surface as large as the base (N4 Move, Climb and
