@@ -1013,9 +1013,6 @@ fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
     h.get_by_label_contains("• army codes carry no Fireteams");
     retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
     assert!(!disabled(&h, "Create and play"), "{:?}", h.query_by_label_contains("Not yet").map(|n| format!("{n:?}")));
-    // (The notes make the window taller than the screen: its button is scrolled to.)
-    h.get_by_label("Create and play").scroll_to_me();
-    h.run();
     click_each(&mut h, &["Create and play"]);
     let file = sightline::store::load(&game).expect("the new game file");
     let b: Vec<(&str, &str, Option<&str>)> =
@@ -1826,9 +1823,6 @@ fn deployment_zones_typed_by_their_corners_go_into_the_new_game() {
     retype(&mut h, "B's corners", "48, 48 32, 48 48, 32");
     retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
     assert!(!disabled(&h, "Create and play"));
-    // (The window is taller than this screen: its button is scrolled to.)
-    h.get_by_label("Create and play").scroll_to_me();
-    h.run();
     click_each(&mut h, &["Create and play"]);
     let file = sightline::store::load(&game).expect("the new game file");
     let zones = file.setup.deployment_zones.expect("zones");

@@ -1617,8 +1617,8 @@ impl SightlineApp {
             // (Wide enough for a whole army row when the screen is.)
             .default_width(960.0_f32.min(ctx.content_rect().width() - 40.0))
             .default_height(ctx.content_rect().height() * 0.8)
-            // (Both ways: in an 800 px window the army rows are wider than the window.)
-            .scroll([true, true])
+            // (The editor scrolls its lists itself, both ways: in an 800 px window the army rows
+            // are wider than the window; its actions stay in view beneath them.)
             .show(ctx, |ui| action = editor.ui(ui, &table));
         self.prefs.army_data.clone_from(&editor.army_data_paths);
         match action {

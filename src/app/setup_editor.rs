@@ -491,7 +491,18 @@ impl SetupEditor {
 
     /// The window's contents; returns what the app should do.
     pub fn ui(&mut self, ui: &mut egui::Ui, table: &TableInView) -> Option<EditorAction> {
+        // The game file and Create and play stay in view beneath the lists, which scroll: a
+        // list long enough to scroll would otherwise hide why Create and play is greyed out.
         let mut action = None;
+        egui::Panel::bottom("new_game_actions")
+            .frame(egui::Frame::NONE.inner_margin(egui::Margin::symmetric(0, 6)))
+            .show(ui, |ui| action = self.actions_ui(ui, table));
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| self.lists_ui(ui, table));
+        action
+    }
+
+    /// The setup's choices and both armies, and the setup file.
+    fn lists_ui(&mut self, ui: &mut egui::Ui, table: &TableInView) {
         let s = &table.scene;
         ui.label(format!(
             "Table {}\" × {}\", {} terrain piece{}, {} — the table in view",
@@ -539,7 +550,12 @@ impl SetupEditor {
         if let Some(m) = &self.message {
             ui.label(m);
         }
-        ui.separator();
+    }
+
+    /// The game file, Create and play (greyed out with the reason while the rules refuse the
+    /// setup), and Close.
+    fn actions_ui(&mut self, ui: &mut egui::Ui, table: &TableInView) -> Option<EditorAction> {
+        let mut action = None;
         let checked = self.check(table);
         ui.horizontal_wrapped(|ui| {
             let label = ui.label("Game file");
