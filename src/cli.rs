@@ -273,7 +273,7 @@ pub fn new_game(setup: &Path, game: &Path) -> Result<(), CliError> {
 /// army written to a new army file (never over an existing one), named in `"written"`.
 pub fn army_code(code: &str, data: Option<&Path>, out: Option<&Path>, ids: &str) -> Result<Value, CliError> {
     let decoded = crate::store::army_code::decode(code).map_err(|e| CliError::input(format!("army code: {e}")))?;
-    let mut result = json!({ "code": decoded });
+    let mut result = json!({ "code": decoded, "data_url": crate::store::army_data::data_url(decoded.sectorial_id) });
     let Some(data) = data else {
         if out.is_some() {
             return Err(CliError::input("--out needs --data: the army data turns the code's ids into troopers"));

@@ -1003,6 +1003,10 @@ fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
     click_each(&mut h, &["New game…"]);
     // A LINER Lieutenant, and a WALKER with its two DRONEs (the invented army's units 1091 and 3000).
     retype(&mut h, "B's army code", "pw8IaW52ZW50ZWQBIIEsAQECAIRDAQIAAIu4AQEA");
+    click_each(&mut h, &["Import B's army code"]);
+    h.get_by_label_contains(
+        "not imported — name the army builder's data for invented in B's army data: save https://api.corvusbelli.com/army/units/en/9999 as a file once",
+    );
     let missing = dir.join("no-such-data.json");
     retype(&mut h, "B's army data", missing.to_str().expect("utf-8 path"));
     click_each(&mut h, &["Import B's army code"]);

@@ -38,6 +38,7 @@ fn a_code_alone_is_decoded_to_its_ids() {
         (Some(1091), Some(1), Some(3999))
     );
     assert!(json.get("army").is_none(), "no army without data");
+    assert_eq!(json["data_url"], "https://api.corvusbelli.com/army/units/en/501", "where nomads' data is");
 }
 
 #[test]

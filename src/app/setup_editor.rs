@@ -442,7 +442,13 @@ impl SetupEditor {
         }
         let data = self.army_data_paths.get(side).trim();
         if data.is_empty() {
-            return Err("name the army builder's data file for this army (see the README, \"Army codes\")".into());
+            let decoded = crate::store::army_code::decode(&code).map_err(|e| format!("army code: {e}"))?;
+            return Err(format!(
+                "name the army builder's data for {} in {}'s army data: save {} as a file once (it is Corvus Belli's, not shipped with sightline)",
+                decoded.sectorial_slug,
+                side_name(side),
+                crate::store::army_data::data_url(decoded.sectorial_id)
+            ));
         }
         let prefix = side_name(side).to_lowercase();
         let imported = crate::store::army_data::import(&code, std::path::Path::new(data), &prefix)?;

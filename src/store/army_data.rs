@@ -24,6 +24,12 @@ use crate::rules::{Ability, Army, CombatGroup, LieutenantOption, State, Training
 use serde::Deserialize;
 use std::collections::HashMap;
 
+/// Where the army builder's data for the army or sectorial army `sectorial_id` is published
+/// (English names): the file a player saves once, for [`ArmyData::from_json`].
+pub fn data_url(sectorial_id: u16) -> String {
+    format!("https://api.corvusbelli.com/army/units/en/{sectorial_id}")
+}
+
 /// Centimetres per inch in Infinity's metric profiles (N4: 4" is written 10 cm, so MOV 10-5 cm
 /// is 4-2"). The army data gives MOV and Forward Deployment in these centimetres.
 pub const CM_PER_INCH: f64 = 2.5;
@@ -286,8 +292,10 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
             let fail = |reason: String| ImportError { place: place.clone(), reason };
             let unit = data.units.get(&m.unit_id).ok_or_else(|| {
                 fail(format!(
-                    "unit {} is not in this army data (is it the data of {}, and as new as the code?)",
-                    m.unit_id, code.sectorial_slug
+                    "unit {} is not in this army data (is it the data of {}, {}, and as new as the code?)",
+                    m.unit_id,
+                    code.sectorial_slug,
+                    data_url(code.sectorial_id)
                 ))
             })?;
             if !m.extensions.is_empty() {
