@@ -131,6 +131,8 @@ fn a_code_is_read_however_it_was_pasted() {
         "gMkHeXUtamluZwEggSwBAQMAgqgBiSMAAICbAYIqAACAhQECAA",
         "gMkHeXUtamluZwEggSwBAQMAgqgBiSMAAICbAYIqAACAhQECAA%3D%3D",
         "  \"gMkHeXUtamluZwEggSwBAQMAgqgBiSMA\nAICbAYIqAACAhQECAA==\"\n",
+        "https://infinitytheuniverse.com/army/list/gMkHeXUtamluZwEggSwBAQMAgqgBiSMAAICbAYIqAACAhQECAA%3D%3D",
+        "https://infinitytheuniverse.com/army/list/gMkHeXUtamluZwEggSwBAQMAgqgBiSMAAICbAYIqAACAhQECAA?lang=en#top",
     ] {
         assert_eq!(decode(pasted).as_ref(), Ok(&want), "{pasted:?}");
     }
@@ -139,6 +141,11 @@ fn a_code_is_read_however_it_was_pasted() {
         let e = decode(bad).expect_err(bad);
         assert!(matches!(e, CodeError::NotBase64(_) | CodeError::Unreadable(_)), "{bad}: {e}");
         assert!(!e.to_string().is_empty());
+    }
+    // A saved list's short id (alone or in its link) is not a code, and is said to be one.
+    for short in ["g6wpsm4Seh", "https://infinitytheuniverse.com/army/list/3296098999"] {
+        let e = decode(short).expect_err(short).to_string();
+        assert!(e.contains("is a saved list's short id") && e.contains("copy the code"), "{short}: {e}");
     }
     // A code whose last bytes are gone: cut short, named.
     let cut = decode("gMkHeXUtamluZwEggSwBAQMAgqgBiSMAAICbAYIq").expect_err("cut");

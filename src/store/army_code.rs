@@ -169,9 +169,20 @@ pub fn decode(text: &str) -> Result<ArmyCode, CodeError> {
     Err(CodeError::Unreadable(errors))
 }
 
-/// The bytes of a code's text.
+/// The bytes of a code's text. A share link (`https://infinitytheuniverse.com/army/list/CODE`)
+/// gives its last segment.
 fn code_bytes(text: &str) -> Result<Vec<u8>, CodeError> {
-    let trimmed = text.trim().trim_matches(|c| c == '"' || c == '\'');
+    let mut trimmed = text.trim().trim_matches(|c| c == '"' || c == '\'');
+    if let Some((_, tail)) = trimmed.split_once("/army/list/") {
+        trimmed = tail.split(['?', '#', '/']).next().unwrap_or_default();
+    }
+    // (A list saved on the builder's server is shared by a short id, which only the server can
+    // turn into a list; a code is at least a header: ids, the army's slug, the points.)
+    if (1..=12).contains(&trimmed.len()) && trimmed.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(CodeError::NotBase64(format!(
+            "\"{trimmed}\" is a saved list's short id, which only the army builder's server can read"
+        )));
+    }
     let unescaped = percent_encoding::percent_decode_str(trimmed)
         .decode_utf8()
         .map_err(|_| CodeError::NotBase64("its %-escapes are not UTF-8".into()))?;
