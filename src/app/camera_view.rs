@@ -148,7 +148,7 @@ impl TableOnPicture<'_> {
 
     /// The straight segment from table point `a` at `za` inches up to `b` at `zb`, as a screen
     /// polyline: a lens the calibration corrects bends straight lines in the picture, so the
-    /// segment is then cut into [`LENS_PIECES`] (the points the camera sees).
+    /// segment is then cut into `LENS_PIECES` (the points the camera sees).
     pub fn segment(
         &self,
         (a, za): (crate::geometry::TablePoint, f64),

@@ -92,7 +92,7 @@ pub enum Command {
     /// for the trooper whose route is being drawn.
     RoutePoint(crate::geometry::TablePoint),
     /// A route point clicked on the plan or the picture: as [`Command::RoutePoint`], put in base
-    /// contact with an enemy when it is within [`plan::CONTACT_SNAP_IN`] of it.
+    /// contact with an enemy when it is within `plan::CONTACT_SNAP_IN` of it.
     RouteClick(crate::geometry::TablePoint),
     /// Take that route's last point back.
     UndoRoutePoint,

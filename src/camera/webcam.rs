@@ -70,7 +70,7 @@ pub struct FormatChoice {
 
 /// The format to use among those offered: MJPEG 1920×1080 if there is one; otherwise the
 /// resolution nearest 1920×1080 without exceeding it (the smallest if all exceed it), preferring a
-/// frame rate of at least [`MIN_FPS`], then MJPEG (uncompressed HD saturates USB 2), then the
+/// frame rate of at least `MIN_FPS`, then MJPEG (uncompressed HD saturates USB 2), then the
 /// higher frame rate (up to 30).
 pub fn choose_format(offered: &[FormatChoice]) -> Option<FormatChoice> {
     let wanted_area = u64::from(WANTED.0) * u64::from(WANTED.1);

@@ -567,7 +567,7 @@ pub enum LandingProblem {
 /// base is tagged on the picture, it must not reach into the footprint of any piece rising above
 /// its level, and, standing on a piece's top, it must not reach past that top's edge — unless
 /// what it reaches over is the top of a neighbouring piece of the same height (two slabs of one
-/// roof; checked at [`LANDING_RIM_POINTS`] points round the base). A base on the table is judged
+/// roof; checked at `LANDING_RIM_POINTS` points round the base). A base on the table is judged
 /// by the first test only. `None`: it may end there.
 pub fn landing_problem(body: &Body, terrain: &[Terrain]) -> Option<LandingProblem> {
     let (c, r, level) = (body.centre, body.radius(), body.bottom());

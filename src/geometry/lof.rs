@@ -391,7 +391,7 @@ fn slice_rows(ranges: &[Option<(usize, usize)>], rows: &mut Vec<u64>) -> usize {
     words
 }
 
-/// What [`Obstacles`] works out per viewer — each body's [`Fan`]s and [`Sectors`] — and from
+/// What [`Obstacles`] works out per viewer — each body's `Fan`s and `Sectors` — and from
 /// the terrain alone, with the terrain and bodies it was worked out for: taken from one
 /// [`Obstacles`] by [`Obstacles::into_caches`], it lets the next, for the same troopers after
 /// some moved, skip that work for the rest, and the terrain's altogether

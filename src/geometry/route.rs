@@ -16,7 +16,7 @@ use super::{Arc, Body, TablePoint};
 
 /// Step between LoF samples along a route, inches; crossings are then bisected to
 /// [`ROUTE_PRECISION_IN`]. Only the stretches where some of the mover's base is in the observer's
-/// arc are sampled, each from end to end, and those ends are exact (see [`arc_windows`]).
+/// arc are sampled, each from end to end, and those ends are exact (see `arc_windows`).
 pub const ROUTE_STEP_IN: f64 = 0.1;
 
 /// Most LoF samples along one route (10,000" at [`ROUTE_STEP_IN`]); longer routes are sampled

@@ -488,7 +488,7 @@ pub struct TerrainSetup {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {reason}")]
 pub struct SetupError {
-    /// Path to the field at fault ("armies.A.groups[0].troopers[3]").
+    /// Path to the field at fault (`armies.A.groups[0].troopers[3]`).
     pub field: String,
     /// What is wrong, naming the rule.
     pub reason: String,

@@ -261,7 +261,7 @@ pub fn save_setup(path: &Path, setup: &Setup) -> Result<(), StoreError> {
     write_atomically(path, format!("{text}\n").as_bytes())
 }
 
-/// Write one player's army list to the army file `path` ([`Army::to_file_json`]: no positions),
+/// Write one player's army list to the army file `path` ([`crate::rules::Army::to_file_json`]: no positions),
 /// through a temporary file renamed into place.
 pub fn save_army(path: &Path, army: &crate::rules::Army) -> Result<(), StoreError> {
     write_atomically(path, format!("{}\n", army.to_file_json()).as_bytes())

@@ -608,7 +608,7 @@ impl Calibration {
     ///
     /// Monte Carlo ([`ERROR_TRIALS`] trials, fixed seed, so the same calibration always gives the same figure): move
     /// every image point to where the fit puts it and add Gaussian noise of σ = [`Self::noise_sigma_px`] per axis,
-    /// refit (the lens too, from [`LENS_MIN_PAIRS`] pairs on, within [`LENS_TRIAL_REACH`] of the fitted one), and
+    /// refit (the lens too, from [`LENS_MIN_PAIRS`] pairs on, within `LENS_TRIAL_REACH` of the fitted one), and
     /// measure, on an [`ERROR_GRID`]² grid over [`Self::table_extent`], how far the refitted `table_from_image` puts
     /// each grid point's true image from the grid point. The worst grid point of each trial is that trial's error; the
     /// [`ERROR_PERCENTILE`] percentile over trials is reported. It covers click noise only: not a lens that bends
