@@ -248,6 +248,13 @@ fn bad_army_data_is_refused_naming_the_field() {
         .expect("the small setup");
     assert!(ArmyData::from_json(&setup_text).is_err());
 
+    // Names are matched in English: data in another language, or without its names, is refused.
+    let spanish = DATA.replacen("\"name\": \"Lieutenant\"", "\"name\": \"Teniente\"", 1);
+    assert_ne!(spanish, DATA, "the fixture names Lieutenant");
+    let e = ArmyData::from_json(&spanish).expect_err("not English");
+    assert!(e.at == "filters.skills" && e.reason.contains("English"), "{e}");
+    let e = ArmyData::from_json("{\"units\": [{\"id\": 1}]}").expect_err("no names");
+    assert!(e.at == "filters.skills" && e.reason.contains("missing"), "{e}");
     // A Silhouette the rules do not have: read, then refused on the member that uses it.
     let bad = DATA.replacen("\"s\": 2", "\"s\": 9", 1);
     assert_ne!(bad, DATA, "the fixture writes \"s\": 2");

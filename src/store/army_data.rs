@@ -200,6 +200,19 @@ impl ArmyData {
             return Err(DataError { at: "units".into(), reason: "no units: this is not an army's data".into() });
         }
         let f = &raw.filters;
+        // Skills are matched by their English names: data in another language would lose every
+        // ability without a word. Every army has a Lieutenant, so the English data names one.
+        if !f.skills.iter().any(|n| normalise(&n.name) == "lieutenant") {
+            return Err(DataError {
+                at: "filters.skills".into(),
+                reason: if f.skills.is_empty() {
+                    "missing: the names behind the skills' ids are needed (save the builder's whole file)".into()
+                } else {
+                    "no skill is named \"Lieutenant\": sightline reads the English data (the address ends in /en/ and the army's id)"
+                        .into()
+                },
+            });
+        }
         let names = Names {
             skills: table(&f.skills),
             equip: table(&f.equip),
