@@ -11,7 +11,10 @@
 //!   Silhouette, `move` the MOV in centimetres, `type`, `chars`, `skills`, `equip`) and
 //!   `options[]` (`id`, `name`, `points`, `orders[]` of `{type, total}`, `chars`, `skills`,
 //!   `equip`, `includes[]` of `{q, group, option}`: the troopers an option brings with it).
-//! - `filters`: the names behind the ids: `skills`, `equip`, `chars`, `type`, `extras`.
+//!   A unit may also sell a team as one option of its own (`units[].options`), its troopers in
+//!   `includes` (assumption `TEAM_OPTION`, at [`army_from_code`]).
+//! - `filters`: the names behind the ids: `skills`, `equip`, `chars`, `type`, `extras`. They are
+//!   matched in English, so data in another language is refused ([`ArmyData::from_json`]).
 //!
 //! How a member becomes a [`TrooperSetup`] (each rule is in [`army_from_code`]'s docs), and what
 //! cannot be known from the data, said in [`Imported::notes`]: Fireteams (codes carry none), a
@@ -185,7 +188,9 @@ pub struct DataError {
 }
 
 impl ArmyData {
-    /// Read the army data file's text.
+    /// Read the army data file's text: JSON with units, and the English names behind the ids
+    /// (every army's data names a Lieutenant; data in another language is refused, as its
+    /// abilities would not be found).
     pub fn from_json(text: &str) -> Result<ArmyData, DataError> {
         if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
             return Err(DataError { at: "army data".into(), reason: format!("not JSON: {e}") });
@@ -271,8 +276,11 @@ pub struct ImportError {
 /// - Camouflage starts it as a Camouflage marker, Impersonation as an Impersonation marker (both
 ///   optional in the rules, and noted);
 /// - the troopers its option includes follow it: a Peripheral (by characteristic or skill) as a
-///   Peripheral it controls, `q` times; any other (a TAG's operator, who is not on the table at the
-///   start) is left out, and noted.
+///   Peripheral it controls, `q` times, at 0 points (the builder prices it in its Controller's
+///   option); any other (a TAG's operator, who is not on the table at the start) is left out, and
+///   noted;
+/// - a team sold as one option of the unit (assumption `TEAM_OPTION`, see `assume_team_option`)
+///   becomes the troopers it includes, each as above.
 ///
 /// A member the data does not have is refused, naming the group, the member and its ids: the
 /// data is not the code's army's, or older than the code.
