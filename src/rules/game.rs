@@ -865,6 +865,18 @@ fn pt(p: TablePoint) -> (f64, f64) {
     ((p.x * 1000.0).round() / 1000.0, (p.y * 1000.0).round() / 1000.0)
 }
 
+/// The setup field `what` of the `i`-th trooper in setup order (a game's trooper index):
+/// `armies.A.groups[0].troopers[2].position`.
+fn setup_field(setup: &Setup, i: usize, what: &str) -> String {
+    setup.troopers().nth(i).map_or_else(
+        || "armies".into(),
+        |(side, g, t)| {
+            let k = setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
+            format!("armies.{side:?}.groups[{g}].troopers[{k}].{what}")
+        },
+    )
+}
+
 impl Game {
     /// Start a game from a setup: validate it, deploy, and open player `first`'s first Tactical
     /// Phase (round 1, turn 1).
@@ -949,10 +961,9 @@ impl Game {
         };
         // Engaged is worked out from the table (N4 Engaged State): a setup may say so only of a
         // trooper in Silhouette contact with an enemy.
-        for (i, (side, g, t)) in game.setup.troopers().enumerate() {
+        for (i, (_, _, t)) in game.setup.troopers().enumerate() {
             if t.states.contains(&State::Engaged) && game.close_combat(i).is_empty() {
-                let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
-                let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].states");
+                let field = setup_field(&game.setup, i, "states");
                 let reason = format!(
                     "\"{}\" is not in Silhouette contact with an enemy: the Engaged State is worked out from contact (N4 \
                      Engaged State), so place it base to base with one",
@@ -965,21 +976,12 @@ impl Game {
         // Troopers the setup places stand where a trooper can (General Movement Rules): not inside
         // a piece below its top, not in another's space.
         if let Some((i, reason)) = game.standing_problems(|_| true, "stands") {
-            let (side, g, t) = game
-                .setup
-                .troopers()
-                .nth(i)
-                .ok_or_else(|| SetupError { field: "armies".into(), reason: reason.clone() })?;
-            let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
-            let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].position");
-            return Err(SetupError { field, reason });
+            return Err(SetupError { field: setup_field(&game.setup, i, "position"), reason });
         }
         // Troopers the setup places are deployed: totally inside their Deployment Zones.
-        for (i, (side, g, t)) in game.setup.troopers().enumerate() {
+        for i in 0..game.troopers.len() {
             if let Some(reason) = game.outside_deployment_zone(i) {
-                let k = game.setup.armies.get(side).groups[g].troopers.iter().position(|o| o.id == t.id).unwrap_or(0);
-                let field = format!("armies.{side:?}.groups[{g}].troopers[{k}].position");
-                return Err(SetupError { field, reason });
+                return Err(SetupError { field: setup_field(&game.setup, i, "position"), reason });
             }
         }
         let ids: BTreeSet<&str> = game.fireteams.a.iter().chain(&game.fireteams.b).map(|f| f.id.as_str()).collect();

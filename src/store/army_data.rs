@@ -170,7 +170,12 @@ struct Names {
 }
 
 fn normalise(name: &str) -> String {
-    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    tidy(name).to_lowercase()
+}
+
+/// A name with single plain spaces ("LINER  (Old  Name)" is "LINER (Old Name)").
+fn tidy(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn table(list: &[Named]) -> HashMap<u16, String> {
@@ -350,7 +355,7 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
                     if points != team.points {
                         build.notes.push(format!(
                             "{}: its troopers' points add up to {points}, the team's to {}; set them in the New game window if the Retreat! check needs them",
-                            team.name.split_whitespace().collect::<Vec<_>>().join(" "),
+                            tidy(&team.name),
                             team.points
                         ));
                     }
@@ -454,7 +459,7 @@ fn find_option(unit: &Unit, group: u16, option: u16) -> Result<(&ProfileGroup, &
 fn display_name(unit: &Unit, pg: &ProfileGroup, option: &UnitOption) -> String {
     [option.name.as_str(), pg.profiles[0].name.as_str(), unit.isc.as_str()]
         .into_iter()
-        .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(tidy)
         .find(|n| !n.is_empty())
         .unwrap_or_else(|| format!("unit {}", unit.id))
 }
@@ -484,7 +489,7 @@ fn make_trooper(
         notes.push(format!(
             "{name} ({id}) has {} profiles; the first ({}) is taken: change its Silhouette or MOV when it changes profile",
             pg.profiles.len(),
-            p.name.split_whitespace().collect::<Vec<_>>().join(" ")
+            tidy(&p.name)
         ));
     }
     let silhouette = Silhouette::try_from(p.s).map_err(|e| format!("its profile's s: {e}"))?;
