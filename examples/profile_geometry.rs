@@ -16,7 +16,7 @@
 //!
 //! `time N` times the full recompute N times instead (without callgrind), printing the median
 //! and the 10th and 90th percentiles in milliseconds. Instruction counts miss branches guessed
-//! wrong, which take a large part of the recompute's time (README, Benchmarks, "Session 24"), and
+//! wrong, which take a large part of the recompute's time (docs/benchmark-history.md, "Session 24"), and
 //! the machine drifts by more than most changes make from one run to the next. So to compare
 //! two versions, build this example for each and run the two in turn, several times over:
 //!

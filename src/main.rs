@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 // mimalloc: the geometry's full recompute allocates one blocker list per pair, and spends about
-// 4% fewer instructions with it than with the system allocator (README, Benchmarks).
+// 4% fewer instructions with it than with the system allocator (docs/benchmark-history.md, session 7).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
