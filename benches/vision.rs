@@ -52,7 +52,7 @@ fn fits(c: &mut Criterion) {
     c.bench_function("table_from_image_100k", |b| {
         b.iter(|| black_box(&points).iter().map(|&p| cal.table_from_image(p)).collect::<Vec<TablePoint>>())
     });
-    // The same into a buffer kept between frames (no 1.6 MB allocation per run), four points at a time.
+    // The same into a buffer kept between frames (no 1.6 MB allocation per run).
     let mut out: Vec<TablePoint> = Vec::with_capacity(points.len());
     c.bench_function("table_from_image_100k_reused_buffer", |b| {
         b.iter(|| {

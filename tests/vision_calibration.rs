@@ -383,7 +383,7 @@ fn snapping_refuses_flat_ground_and_points_outside() {
 fn mapping_many_points_at_once_gives_the_same_numbers_as_one_by_one() {
     let cam = Camera::standard();
     let cal = Calibration::fit(IMAGE, &corner_pairs(W, D, cam.corners(W, D))).expect("fit");
-    // 103 points: whole groups of four and a remainder of three.
+    // 103 points, into a buffer that held 7 others (it is cleared first).
     let pts: Vec<ImagePoint> =
         (0..103).map(|k| ImagePoint::new(300.0 + 9.5 * k as f64, 250.0 + 4.25 * k as f64)).collect();
     let mut out = vec![TablePoint::new(-1.0, -1.0); 7];

@@ -16,16 +16,6 @@ pub(crate) fn apply(h: &Matrix3<f64>, p: P2) -> P2 {
     ((m[0] * p.0 + m[3] * p.1 + m[6]) * inv_w, (m[1] * p.0 + m[4] * p.1 + m[7]) * inv_w)
 }
 
-/// [`apply`] to four points at once (the same arithmetic, lane by lane).
-#[inline]
-pub(crate) fn apply4(h: &Matrix3<f64>, xs: [f64; 4], ys: [f64; 4]) -> ([f64; 4], [f64; 4]) {
-    let m = h.as_slice();
-    let inv_w: [f64; 4] = std::array::from_fn(|k| 1.0 / (m[2] * xs[k] + m[5] * ys[k] + m[8]));
-    let x = std::array::from_fn(|k| (m[0] * xs[k] + m[3] * ys[k] + m[6]) * inv_w[k]);
-    let y = std::array::from_fn(|k| (m[1] * xs[k] + m[4] * ys[k] + m[7]) * inv_w[k]);
-    (x, y)
-}
-
 /// The homogeneous scale `w` of `h · (p, 1)`.
 pub(crate) fn w_of(h: &Matrix3<f64>, p: P2) -> f64 {
     h[(2, 0)] * p.0 + h[(2, 1)] * p.1 + h[(2, 2)]
