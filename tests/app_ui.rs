@@ -11,6 +11,20 @@ fn app(camera: CameraState) -> SightlineApp {
     SightlineApp::new(scene, "demo table".into(), camera, None)
 }
 
+/// The demo scene's app without a camera, in a 1280 × 900 window, its New game window open.
+fn new_game_window() -> Harness<'static, SightlineApp> {
+    let mut h = Harness::builder()
+        .with_size([1280.0, 900.0])
+        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
+    h.run();
+    click_each(&mut h, &["New game…"]);
+    h
+}
+
+/// An army code of the invented army's units 1091 and 3000 (`tests/fixtures/army-data/`): a LINER
+/// Lieutenant, and a WALKER with its two DRONEs.
+const INVENTED_CODE: &str = "pw8IaW52ZW50ZWQBIIEsAQECAIRDAQIAAIu4AQEA";
+
 /// The demo scene's app with `camera`, in a 1280 × 800 window.
 fn harness(camera: CameraState) -> Harness<'static, SightlineApp> {
     Harness::builder().with_size([1280.0, 800.0]).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(camera))
@@ -966,11 +980,7 @@ fn an_army_list_saved_from_one_side_is_played_by_the_other() {
     let dir = fresh_dir("armylist");
     let list = dir.join("my-list.json");
     let game = dir.join("mirror.jsonl");
-    let mut h = Harness::builder()
-        .with_size([1280.0, 900.0])
-        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
-    h.run();
-    click_each(&mut h, &["New game…"]);
+    let mut h = new_game_window();
     retype(&mut h, "A's army file", list.to_str().expect("utf-8 path"));
     click_each(&mut h, &["Save A's army"]);
     h.get_by_label_contains(&format!("saved to {}", list.display()));
@@ -996,13 +1006,8 @@ fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
     let dir = fresh_dir("armycode");
     let game = dir.join("imported.jsonl");
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json");
-    let mut h = Harness::builder()
-        .with_size([1280.0, 900.0])
-        .build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app(CameraState::new(Err("no camera".into()))));
-    h.run();
-    click_each(&mut h, &["New game…"]);
-    // A LINER Lieutenant, and a WALKER with its two DRONEs (the invented army's units 1091 and 3000).
-    retype(&mut h, "B's army code", "pw8IaW52ZW50ZWQBIIEsAQECAIRDAQIAAIu4AQEA");
+    let mut h = new_game_window();
+    retype(&mut h, "B's army code", INVENTED_CODE);
     click_each(&mut h, &["Import B's army code"]);
     h.get_by_label_contains(
         "not imported — name the army builder's data for invented in B's army data: save https://api.corvusbelli.com/army/units/en/9999 as a file once",
@@ -1030,6 +1035,43 @@ fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
             ("b4", "DRONE", Some("b2"))
         ]
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// How many Fireteams of each type an army may have on the table: read from the Fireteams Chart
+/// of an imported army's data and said in its notes, set by hand in the New game window for a
+/// typed list, and kept in the game's setup.
+#[test]
+fn fireteam_limits_come_from_an_army_s_chart_or_the_new_game_window() {
+    use egui::accesskit::Role;
+    let dir = fresh_dir("ftlimits");
+    let game = dir.join("limits.jsonl");
+    let data = dir.join("army-data.json");
+    let fixture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json"))
+            .expect("the invented army data");
+    let chart = r#""fireteamChart": {"spec": {"CORE": 1, "HARIS": 2, "DUO": 3}}"#;
+    std::fs::write(&data, fixture.replacen(r#""fireteamChart": {}"#, chart, 1)).expect("a data file with a chart");
+    let mut h = new_game_window();
+    retype(&mut h, "B's army code", INVENTED_CODE);
+    retype(&mut h, "B's army data", data.to_str().expect("utf-8 path"));
+    click_each(&mut h, &["Import B's army code"]);
+    h.get_by_label_contains(
+        "• Fireteams on the table, as the army data's Fireteams Chart sets them: at most 1 Core, 2 Haris and 3 Duos",
+    );
+    // A's typed list: no Core, and 2 Duos at most.
+    for (kind, n) in [("Core", "0"), ("Duo", "2")] {
+        h.get_all_by_role_and_label(Role::ComboBox, kind).next().expect("A's menu").click();
+        h.run();
+        h.get_all_by_label(n).last().expect("the menu's entry").click();
+        h.run();
+    }
+    retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+    click_each(&mut h, &["Create and play"]);
+    let file = sightline::store::load(&game).expect("the new game file");
+    let limits = |l: &sightline::rules::FireteamLimits| (l.core, l.haris, l.duo);
+    assert_eq!(limits(&file.setup.armies.a.fireteam_limits), (Some(0), None, Some(2)));
+    assert_eq!(limits(&file.setup.armies.b.fireteam_limits), (Some(1), Some(2), Some(3)));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1197,6 +1239,9 @@ fn a_new_game_is_put_together_in_the_app_checked_written_and_played() {
         .expect("a setup `sightline new` takes");
     assert_eq!(saved.troopers().count(), 3);
     h.query_all_by_label("Add trooper").next().expect("side A's Add trooper").click();
+    h.run();
+    // (Below the lists, which have grown: scrolled to first, as a player would.)
+    h.get_by_label("Load").scroll_to_me();
     h.run();
     h.get_by_label("Load").click();
     h.run();

@@ -2,7 +2,7 @@
 //! `tests/fixtures/army-data/README.md`).
 
 use sightline::geometry::Silhouette;
-use sightline::rules::{Ability, LieutenantOption, Setup, State, Training, TrooperSetup};
+use sightline::rules::{Ability, Army, FireteamLimits, LieutenantOption, Setup, State, Training, TrooperSetup};
 use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout, decode};
 use sightline::store::army_data::{ArmyData, army_from_code};
 
@@ -263,4 +263,49 @@ fn bad_army_data_is_refused_naming_the_field() {
     assert!(e.to_string().contains("9 is not an N4 Silhouette"), "{e}");
     let e = ArmyData::from_json(&DATA.replacen("\"s\": 2", "\"s\": \"two\"", 1)).expect_err("s is text");
     assert!(e.at.starts_with("units[0].profileGroups[0].profiles[0].s"), "{e}");
+}
+
+/// The army data's Fireteams Chart (`fireteamChart.spec`) gives the army how many Fireteams of
+/// each type it may have on the table (digest §7, the 2022 chart); a chart that cannot be read
+/// costs only its numbers, said in the notes.
+#[test]
+fn the_fireteams_chart_s_numbers_become_the_army_s_limits() {
+    let with_chart = |chart: &str| {
+        let text = DATA.replacen("\"fireteamChart\": {}", &format!("\"fireteamChart\": {chart}"), 1);
+        assert_ne!(text, DATA, "the fixture has an empty chart");
+        let data = ArmyData::from_json(&text).expect("army data with a chart");
+        army_from_code(&code(&[&[(1091, 1, 1)]]), &data, "a").expect("an army")
+    };
+    let chart = r#"{"spec": {"CORE": 1, "HARIS": "2", "DUO": 256}, "desc": "",
+        "teams": [{"name": "Invented Fireteam", "type": ["CORE", "HARIS", "DUO"],
+                   "units": [{"name": "INVENTED LINE TROOPERS", "slug": "invented-line", "min": 0, "max": 5}]}]}"#;
+    let imported = with_chart(chart);
+    let limits = imported.army.fireteam_limits;
+    assert_eq!(limits, FireteamLimits { core: Some(1), haris: Some(2), duo: Some(256) });
+    assert!(
+        imported
+            .notes
+            .iter()
+            .any(|n| n.contains("Fireteams Chart") && n.contains("at most 1 Core, 2 Haris and 256 Duos")),
+        "{:?}",
+        imported.notes
+    );
+    // Kept in the army file.
+    let again = Army::from_file_json(&imported.army.to_file_json()).expect("the army file");
+    assert_eq!(again.fireteam_limits, limits);
+    // A type the chart leaves out keeps its default.
+    let imported = with_chart(r#"{"spec": {"HARIS": 2}}"#);
+    assert_eq!(imported.army.fireteam_limits, FireteamLimits { haris: Some(2), ..FireteamLimits::default() });
+    // A chart that cannot be read: the defaults, and the notes say why.
+    for bad in [r#"{"spec": {"HARIS": "two"}}"#, r#"{"teams": []}"#] {
+        let imported = with_chart(bad);
+        assert!(imported.army.fireteam_limits.is_unset());
+        let said: Vec<&String> = imported.notes.iter().filter(|n| n.contains("could not be read")).collect();
+        assert_eq!(said.len(), 1, "{bad}: {:?}", imported.notes);
+        assert!(said[0].contains("fireteamChart.spec"), "{}", said[0]);
+    }
+    // No chart (the fixture's is empty): the defaults, and nothing to say about it.
+    let imported = army_from_code(&code(&[&[(1091, 1, 1)]]), &data(), "a").expect("an army");
+    assert!(imported.army.fireteam_limits.is_unset());
+    assert!(!imported.notes.iter().any(|n| n.contains("Fireteams Chart")), "{:?}", imported.notes);
 }

@@ -272,6 +272,54 @@ fn fireteam_created_with_a_command_token_a_second_core_cancels_the_first() {
     );
 }
 
+/// Digest §7, the 2022 Fireteams Chart: it "sets the maximum of each type on the table, checked
+/// every time a Fireteam is created", per army (`fireteam_limits`); without it, one Core and
+/// `HARIS_PER_ARMY` Haris.
+#[test]
+fn the_army_s_fireteams_chart_sets_how_many_of_each_type_may_be_on_the_table() {
+    let g = game(base());
+    let g = ok(&g, json!({"type": "cancel_fireteam", "id": "fa"}));
+    let haris = |id: &str, members: [&str; 2]| json!({"type": "create_fireteam", "id": id, "kind": "haris", "leader": members[0], "members": members});
+    // By default a second Haris cancels the first (Fireteam Cancellation case 5).
+    let one = ok(&ok(&g, haris("h1", ["l", "m1"])), haris("h2", ["m2", "m3"]));
+    let ids: Vec<&str> = one.fireteams(Side::A).iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, vec!["h2"]);
+    // An army whose chart allows two keeps both, and a third cancels the oldest.
+    let mut s = base();
+    s["armies"]["A"]["fireteam_limits"] = json!({"haris": 2});
+    let g = ok(&game(s.clone()), json!({"type": "cancel_fireteam", "id": "fa"}));
+    let two = ok(&ok(&g, haris("h1", ["l", "m1"])), haris("h2", ["m2", "m3"]));
+    let ids: Vec<&str> = two.fireteams(Side::A).iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids, vec!["h1", "h2"]);
+    // A chart with no Core: its setup may form none (base() has one)…
+    s["armies"]["A"]["fireteam_limits"] = json!({"core": 0});
+    let e = Game::new(serde_json::from_value(s.clone()).expect("setup JSON")).expect_err("a Core against the chart");
+    assert!(e.field.contains("fireteams[0]") && e.reason.contains("no Core"), "{e}");
+    // … nor may a Command Token.
+    let g = game(fireteams(s.clone(), "A", json!([])));
+    let r = no(
+        &g,
+        json!({"type": "create_fireteam", "id": "c", "kind": "core", "leader": "l", "members": ["l", "m1"]}),
+        Rule::Fireteams,
+    );
+    assert!(r.reason.contains("no Core") && r.reason.contains("Fireteams Chart"), "{}", r.reason);
+    // With two Haris allowed, a setup may form two.
+    s["armies"]["A"]["fireteam_limits"] = json!({"haris": 2});
+    let s = fireteams(
+        s,
+        "A",
+        json!([
+            {"id": "h1", "kind": "haris", "leader": "l", "members": ["l", "m1"]},
+            {"id": "h2", "kind": "haris", "leader": "m2", "members": ["m2", "m3"]}
+        ]),
+    );
+    assert_eq!(game(s.clone()).fireteams(Side::A).len(), 2);
+    let mut s = s;
+    s["armies"]["A"]["fireteam_limits"] = json!({});
+    let e = Game::new(serde_json::from_value(s).expect("setup JSON")).expect_err("two Haris by default");
+    assert!(e.field.contains("fireteams[1]") && e.reason.contains("Fireteams: Types"), "{e}");
+}
+
 #[test]
 fn fireteam_type_sizes() {
     let g = game(base());

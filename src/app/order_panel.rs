@@ -1222,7 +1222,7 @@ pub(super) fn fireteam_kind(ui: &mut egui::Ui, salt: impl egui::AsIdSalt, kind: 
         .selected_text(words(kind))
         .width(70.0)
         .show_ui(ui, |ui| {
-            for k in [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo] {
+            for k in FireteamKind::ALL {
                 ui.selectable_value(kind, k, words(&k));
             }
         })

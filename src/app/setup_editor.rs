@@ -9,8 +9,8 @@
 use super::order_panel::{act, fireteam_kind, side_name, tick_members, words};
 use crate::geometry::{Scene, Side, Silhouette};
 use crate::rules::{
-    Ability, Army, BySide, CalibrationSetup, CombatGroup, FireteamKind, FireteamSetup, Game, LieutenantOption, Setup,
-    State, TerrainSetup, Training, TrooperSetup,
+    Ability, Army, BySide, CalibrationSetup, CombatGroup, FireteamKind, FireteamLimits, FireteamSetup, Game,
+    LieutenantOption, Setup, State, TerrainSetup, Training, TrooperSetup,
 };
 use std::path::{Path, PathBuf};
 
@@ -333,6 +333,7 @@ impl SetupEditor {
                         }],
                     }],
                     fireteams: Vec::new(),
+                    fireteam_limits: Default::default(),
                 };
                 let setup = Setup {
                     table: Default::default(),
@@ -859,6 +860,7 @@ impl SetupEditor {
         if let Some(i) = remove {
             army.fireteams.remove(i);
         }
+        fireteam_limits_ui(ui, side, &mut army.fireteam_limits);
         if ui.small_button("Add Fireteam").on_hover_text("A Fireteam formed at deployment").clicked() {
             let id = (1..)
                 .map(|n| format!("{}-ft{n}", id_prefix(side)))
@@ -872,6 +874,40 @@ impl SetupEditor {
             });
         }
     }
+}
+
+/// The most Fireteams of a type the limits' menus offer (a chart's larger number, read from an
+/// army's data, is shown as it is).
+const FIRETEAM_LIMIT_CHOICES: usize = 4;
+
+/// How many Fireteams of each type the army may have on the table at once: the default, or a
+/// number its Fireteams Chart sets (digest §7, [`FireteamLimits`]).
+fn fireteam_limits_ui(ui: &mut egui::Ui, side: Side, limits: &mut FireteamLimits) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Fireteams on the table, at most:").on_hover_text(
+            "As the army's Fireteams Chart sets them (N4, the 2022 chart: per Sectorial); an army code's import reads them from the army data",
+        );
+        for kind in FireteamKind::ALL {
+            let default = match kind.max_per_army() {
+                Some(n) => format!("{n} (default)"),
+                None => "any (default)".to_string(),
+            };
+            let limit = limits.set_mut(kind);
+            let label = ui.label(kind.name());
+            egui::ComboBox::from_id_salt(("ft limit", side_name(side), kind.name()))
+                .selected_text(limit.map_or(default.clone(), |n| n.to_string()))
+                .width(90.0)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(limit, None, default);
+                    let larger = limit.filter(|&n| n > FIRETEAM_LIMIT_CHOICES);
+                    for n in (0..=FIRETEAM_LIMIT_CHOICES).chain(larger) {
+                        ui.selectable_value(limit, Some(n), n.to_string());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        }
+    });
 }
 
 /// The least width of the abilities column of the army grid, points: as wide as "NCO, tactical

@@ -16,6 +16,9 @@ pub enum FireteamKind {
 }
 
 impl FireteamKind {
+    /// Every type, in the rulebook's order.
+    pub const ALL: [FireteamKind; 3] = [FireteamKind::Core, FireteamKind::Haris, FireteamKind::Duo];
+
     /// Fewest and most members (digest §7: Core 2–5 ✅, Haris 2–3 ⚠️, Duo 2 ⚠️).
     pub fn size(self) -> (usize, usize) {
         match self {
@@ -25,7 +28,8 @@ impl FireteamKind {
         }
     }
 
-    /// How many of this type may be on the table at once, if limited.
+    /// How many of this type may be on the table at once, if limited, when the army does not say
+    /// ([`FireteamLimits`]).
     pub fn max_per_army(self) -> Option<usize> {
         match self {
             FireteamKind::Core => Some(super::assumptions::CORE_PER_ARMY),
@@ -41,6 +45,86 @@ impl FireteamKind {
             FireteamKind::Haris => "Haris",
             FireteamKind::Duo => "Duo",
         }
+    }
+
+    /// The rulebook name, of more than one.
+    pub fn plural(self) -> &'static str {
+        match self {
+            FireteamKind::Core => "Cores",
+            FireteamKind::Haris => "Haris",
+            FireteamKind::Duo => "Duos",
+        }
+    }
+}
+
+/// How many Fireteams of each type an army may have on the table at once, where its army says
+/// (digest §7: the March 2022 Fireteams Chart ✅ "sets the maximum of each type on the table,
+/// checked every time a Fireteam is created", per Sectorial — Morat, for one, may field 2 Haris;
+/// a generic army's chart may allow no Core). A type left unset keeps sightline's default,
+/// [`FireteamKind::max_per_army`] (one Core, `HARIS_PER_ARMY` Haris, any number of Duos).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FireteamLimits {
+    /// Most Core Fireteams, if the army sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<usize>,
+    /// Most Haris Fireteams, if the army sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub haris: Option<usize>,
+    /// Most Duos, if the army sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duo: Option<usize>,
+}
+
+impl FireteamLimits {
+    /// Whether no type is set (every default stands).
+    pub fn is_unset(&self) -> bool {
+        *self == FireteamLimits::default()
+    }
+
+    /// The army's own limit for `kind`, if it sets one.
+    pub fn set(&self, kind: FireteamKind) -> Option<usize> {
+        match kind {
+            FireteamKind::Core => self.core,
+            FireteamKind::Haris => self.haris,
+            FireteamKind::Duo => self.duo,
+        }
+    }
+
+    /// The army's own limit for `kind`, to change.
+    pub fn set_mut(&mut self, kind: FireteamKind) -> &mut Option<usize> {
+        match kind {
+            FireteamKind::Core => &mut self.core,
+            FireteamKind::Haris => &mut self.haris,
+            FireteamKind::Duo => &mut self.duo,
+        }
+    }
+
+    /// How many of `kind` the army may have on the table at once: its own limit, else the
+    /// default; `None` for no limit.
+    pub fn max(&self, kind: FireteamKind) -> Option<usize> {
+        self.set(kind).or(kind.max_per_army())
+    }
+
+    /// Why `count` Fireteams of `kind` on the table at once are too many for this army (Fireteams:
+    /// Types, and the army's Fireteams Chart where it sets the number), if they are.
+    pub fn exceeded(&self, kind: FireteamKind, count: usize) -> Option<String> {
+        let max = self.max(kind)?;
+        let whose = if self.set(kind).is_some() { "this army's Fireteams Chart" } else { "Fireteams: Types" };
+        (count > max).then(|| match max {
+            0 => format!("this army may form no {} Fireteam ({whose})", kind.name()),
+            _ => format!("more than {max} {} Fireteam(s) in one army ({whose})", kind.name()),
+        })
+    }
+
+    /// "at most 1 Core, 2 Haris and any number of Duos".
+    pub fn describe(&self) -> String {
+        let each = FireteamKind::ALL.map(|k| match self.max(k) {
+            Some(1) => format!("1 {}", k.name()),
+            Some(n) => format!("{n} {}", k.plural()),
+            None => format!("any number of {}", k.plural()),
+        });
+        format!("at most {}, {} and {}", each[0], each[1], each[2])
     }
 }
 
@@ -99,4 +183,33 @@ pub fn bonuses(members: usize) -> Vec<&'static str> {
 /// Whether a Fireteam of `members` members gives its members Sixth Sense (the 4-member row).
 pub fn gives_sixth_sense(members: usize) -> bool {
     members >= 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FireteamKind, FireteamLimits};
+
+    #[test]
+    fn an_army_s_own_limits_replace_the_defaults_type_by_type() {
+        let default = FireteamLimits::default();
+        assert!(default.is_unset());
+        assert_eq!(default.describe(), "at most 1 Core, 1 Haris and any number of Duos");
+        assert_eq!(default.exceeded(FireteamKind::Haris, 1), None);
+        let two = default.exceeded(FireteamKind::Haris, 2).expect("a second Haris is one too many by default");
+        assert!(two.contains("more than 1 Haris") && two.contains("Fireteams: Types"), "{two}");
+        assert_eq!(default.exceeded(FireteamKind::Duo, 40), None, "Duos are not limited by default");
+
+        let chart = FireteamLimits { core: Some(0), haris: Some(2), duo: Some(3) };
+        assert!(!chart.is_unset());
+        assert_eq!(chart.describe(), "at most 0 Cores, 2 Haris and 3 Duos");
+        assert_eq!(chart.exceeded(FireteamKind::Haris, 2), None);
+        assert!(chart.exceeded(FireteamKind::Haris, 3).is_some_and(|w| w.contains("Fireteams Chart")));
+        let core = chart.exceeded(FireteamKind::Core, 1).expect("no Core at all");
+        assert!(core.contains("no Core"), "{core}");
+        assert!(chart.exceeded(FireteamKind::Duo, 4).is_some());
+        // A type the army leaves unset keeps its default.
+        let haris_only = FireteamLimits { haris: Some(2), ..FireteamLimits::default() };
+        assert_eq!(haris_only.max(FireteamKind::Core), Some(1));
+        assert_eq!(haris_only.max(FireteamKind::Duo), None);
+    }
 }

@@ -2139,9 +2139,14 @@ impl Game {
                 _ => return reject(Rule::Fireteams, format!("{m} is not in Coherency (inside the Team Leader's ZoC)")),
             }
         }
+        let limits = self.setup.armies.get(side).fireteam_limits;
+        if limits.max(kind) == Some(0) {
+            return reject(Rule::Fireteams, limits.exceeded(kind, 1).unwrap_or_default());
+        }
         self.spend_command_token(side, "creating a Fireteam")?;
-        // Fireteam Cancellation case 5: a Command Token creating another Fireteam of a limited type.
-        if let Some(max) = kind.max_per_army() {
+        // Fireteam Cancellation case 5: a Command Token creating another Fireteam of a limited type
+        // (limited by the army's Fireteams Chart, or by default).
+        if let Some(max) = limits.max(kind) {
             let teams = self.fireteams.get_mut(side);
             while teams.iter().filter(|f| f.kind == kind).count() >= max {
                 if let Some(k) = teams.iter().position(|f| f.kind == kind) {

@@ -5,7 +5,7 @@
 //! field ("armies.A.groups[0]: 11 troopers ...").
 
 use super::BySide;
-use super::fireteam::FireteamKind;
+use super::fireteam::{FireteamKind, FireteamLimits};
 use crate::geometry::{Side, Silhouette, Table, TablePoint, Terrain, table_side_problem};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -297,6 +297,11 @@ pub struct Army {
     /// Fireteams formed at deployment.
     #[serde(default)]
     pub fireteams: Vec<FireteamSetup>,
+    /// How many Fireteams of each type it may have on the table at once, where its army's
+    /// Fireteams Chart says (`{"core": 1, "haris": 2, "duo": 4}`; a type left out keeps the
+    /// default: [`FireteamLimits`]).
+    #[serde(default, skip_serializing_if = "FireteamLimits::is_unset")]
+    pub fireteam_limits: FireteamLimits,
 }
 
 /// The `format` value of an army file: one player's army list, kept to be loaded into either
@@ -690,13 +695,8 @@ impl Setup {
                 }
             }
             let same_kind = army.fireteams[..i].iter().filter(|o| o.kind == ft.kind).count();
-            if let Some(max) = ft.kind.max_per_army()
-                && same_kind >= max
-            {
-                return Err(err(
-                    f,
-                    format!("more than {max} {} Fireteam(s) in one army (Fireteams: Types)", ft.kind.name()),
-                ));
+            if let Some(why) = army.fireteam_limits.exceeded(ft.kind, same_kind + 1) {
+                return Err(err(f, why));
             }
         }
         Ok(())

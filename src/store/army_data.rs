@@ -15,6 +15,9 @@
 //!   `includes` (assumption `TEAM_OPTION`, at [`army_from_code`]).
 //! - `filters`: the names behind the ids: `skills`, `equip`, `chars`, `type`, `extras`. They are
 //!   matched in English, so data in another language is refused ([`ArmyData::from_json`]).
+//! - `fireteamChart.spec`: how many Fireteams of each type the army may have on the table
+//!   (`CORE`, `HARIS`, `DUO`), kept as the army's `fireteam_limits`. The chart's teams (which
+//!   units may join) are not read.
 //!
 //! How a member becomes a [`TrooperSetup`] (each rule is in [`army_from_code`]'s docs), and what
 //! cannot be known from the data, said in [`Imported::notes`]: Fireteams (codes carry none), a
@@ -23,7 +26,9 @@
 
 use super::army_code::ArmyCode;
 use crate::geometry::Silhouette;
-use crate::rules::{Ability, Army, CombatGroup, LieutenantOption, State, Training, TrooperSetup};
+use crate::rules::{
+    Ability, Army, CombatGroup, FireteamKind, FireteamLimits, LieutenantOption, State, Training, TrooperSetup,
+};
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -42,6 +47,9 @@ pub const CM_PER_INCH: f64 = 2.5;
 pub struct ArmyData {
     units: HashMap<u16, Unit>,
     names: Names,
+    /// How many Fireteams of each type its Fireteams Chart allows, or why they could not be
+    /// read (`None` when it has no chart).
+    fireteam_limits: Option<Result<FireteamLimits, String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -49,6 +57,35 @@ struct RawData {
     units: Vec<Unit>,
     #[serde(default)]
     filters: Filters,
+    /// The Fireteams Chart, read leniently ([`chart_limits`]): a chart sightline cannot read
+    /// costs its numbers, never the import.
+    #[serde(default, rename = "fireteamChart")]
+    fireteam_chart: Option<serde_json::Value>,
+}
+
+/// How many Fireteams of each type the army data's Fireteams Chart allows on the table at once:
+/// its `spec`, `{"CORE": 1, "HARIS": 2, "DUO": 256}` (digest §7, the 2022 chart ✅; a number
+/// written as text is read too). A type it does not name keeps sightline's default; its other
+/// types (none in N4) are left out. The chart's teams — which units may join which Fireteam —
+/// are not read.
+fn chart_limits(chart: &serde_json::Value) -> Result<FireteamLimits, String> {
+    let spec = chart
+        .get("spec")
+        .and_then(|s| s.as_object())
+        .ok_or("fireteamChart.spec: missing (the numbers of each type of Fireteam)")?;
+    let mut limits = FireteamLimits::default();
+    for (key, value) in spec {
+        let Some(kind) = FireteamKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(key)) else {
+            continue;
+        };
+        let n = value
+            .as_u64()
+            .or_else(|| value.as_str().and_then(|t| t.trim().parse().ok()))
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("fireteamChart.spec.{key}: {value} is not a number of Fireteams"))?;
+        *limits.set_mut(kind) = Some(n);
+    }
+    Ok(limits)
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -230,7 +267,12 @@ impl ArmyData {
             types: table(&f.types),
             extras: table(&f.extras),
         };
-        Ok(ArmyData { units: raw.units.into_iter().map(|u| (u.id, u)).collect(), names })
+        // (An empty chart, `{}` or `[]`, is no chart.)
+        let empty = |c: &&serde_json::Value| {
+            c.as_object().is_some_and(|o| o.is_empty()) || c.as_array().is_some_and(|a| a.is_empty())
+        };
+        let fireteam_limits = raw.fireteam_chart.as_ref().filter(|c| !empty(c)).map(chart_limits);
+        Ok(ArmyData { units: raw.units.into_iter().map(|u| (u.id, u)).collect(), names, fireteam_limits })
     }
 
     /// How many units it describes.
@@ -372,13 +414,30 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         );
     }
     notes.push("army codes carry no Fireteams: tick them in the New game window".into());
+    let fireteam_limits = match &data.fireteam_limits {
+        Some(Ok(limits)) => {
+            notes.push(format!(
+                "Fireteams on the table, as the army data's Fireteams Chart sets them: {} (which units may join each is not checked)",
+                limits.describe()
+            ));
+            *limits
+        }
+        Some(Err(e)) => {
+            notes.push(format!(
+                "the army data's Fireteams Chart could not be read ({e}): the defaults stand, {}; set them in the New game window",
+                FireteamLimits::default().describe()
+            ));
+            FireteamLimits::default()
+        }
+        None => FireteamLimits::default(),
+    };
     let name = code.name.trim();
     let title = if name.is_empty() {
         format!("{}, {} points", code.sectorial_slug, code.points_limit)
     } else {
         format!("{}, \"{name}\", {} points", code.sectorial_slug, code.points_limit)
     };
-    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new() }, notes, title })
+    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new(), fireteam_limits }, notes, title })
 }
 
 /// **Assumption `TEAM_OPTION`**: a code names a team sold as one option of the unit itself
