@@ -585,6 +585,26 @@ pub fn deployment_step_text(game: &Game) -> Option<String> {
     Some(format!("Step {} of 4: {now} ({count}). {next}", d.number))
 }
 
+/// What creating one more Fireteam of `kind` for `side` does to those on the table, when it is
+/// not simply added: none allowed, or the oldest of the type cancelled to make room (Fireteam
+/// Cancellation case 5; the army's limits: [`crate::rules::FireteamLimits`]).
+pub(super) fn fireteam_room(game: &Game, side: Side, kind: FireteamKind) -> Option<String> {
+    let limits = game.setup().armies.get(side).fireteam_limits;
+    let max = limits.max(kind)?;
+    if max == 0 {
+        return limits.exceeded(kind, 1);
+    }
+    let same: Vec<&str> = game.fireteams(side).iter().filter(|f| f.kind == kind).map(|f| f.id.as_str()).collect();
+    (same.len() >= max).then(|| {
+        let name = if max == 1 { kind.name() } else { kind.plural() };
+        format!(
+            "At most {max} {name} on the table ({}): creating another cancels {}",
+            same.join(", "),
+            same[..=same.len() - max].join(", ")
+        )
+    })
+}
+
 /// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected
 /// trooper to another Combat Group.
 fn executive_ui(
@@ -602,6 +622,9 @@ fn executive_ui(
             ui.add(egui::TextEdit::singleline(&mut f.id).desired_width(90.0)).labelled_by(label.id);
             fireteam_kind(ui, "fireteam kind", &mut f.kind);
         });
+        if let Some(said) = fireteam_room(game, side, f.kind) {
+            ui.label(said);
+        }
         ui.label("Members (the first ticked leads):");
         ui.horizontal_wrapped(|ui| {
             let ids = game.troopers().iter().filter(|t| t.side == side && t.on_table()).map(|t| &t.id);
@@ -1318,6 +1341,26 @@ mod tests {
         let (g, results) = Game::replay(setup, events).expect("game");
         assert!(results.iter().all(Result::is_ok), "{results:?}");
         g
+    }
+
+    /// The Fireteam panel says what one more Fireteam of a type would do to those on the table:
+    /// cancel the oldest when the type is at its limit (Fireteam Cancellation case 5), nothing
+    /// when there is room, and that none may be created when the army's limits allow none.
+    #[test]
+    fn the_fireteam_panel_says_what_one_more_fireteam_would_cancel() {
+        let g = game(&[]);
+        assert_eq!(
+            fireteam_room(&g, Side::A, FireteamKind::Core).as_deref(),
+            Some("At most 1 Core on the table (core-a): creating another cancels core-a")
+        );
+        assert_eq!(fireteam_room(&g, Side::A, FireteamKind::Haris), None);
+        assert_eq!(fireteam_room(&g, Side::A, FireteamKind::Duo), None);
+        let mut setup = Setup::from_json(crate::rules::EXAMPLE_SETUP_JSON).expect("setup");
+        setup.armies.a.fireteam_limits = crate::rules::FireteamLimits { core: Some(2), haris: Some(0), duo: None };
+        let g = Game::new(setup).expect("a game");
+        assert_eq!(fireteam_room(&g, Side::A, FireteamKind::Core), None, "room for a second Core");
+        let none = fireteam_room(&g, Side::A, FireteamKind::Haris).expect("no Haris allowed");
+        assert!(none.contains("no Haris"), "{none}");
     }
 
     /// Models tagged at either edge, or in a corner, face the table's middle: A's edge (y = 0)
