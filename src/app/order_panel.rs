@@ -589,20 +589,19 @@ pub fn deployment_step_text(game: &Game) -> Option<String> {
 /// not simply added: none allowed, or the oldest of the type cancelled to make room (Fireteam
 /// Cancellation case 5; the army's limits: [`crate::rules::FireteamLimits`]).
 pub(super) fn fireteam_room(game: &Game, side: Side, kind: FireteamKind) -> Option<String> {
-    let limits = game.setup().armies.get(side).fireteam_limits;
-    let max = limits.max(kind)?;
-    if max == 0 {
-        return limits.exceeded(kind, 1);
-    }
+    let cancelled = match game.fireteams_cancelled_by_one_more(side, kind) {
+        Err(why) => return Some(why),
+        Ok(ids) if ids.is_empty() => return None,
+        Ok(ids) => ids,
+    };
+    let max = game.setup().armies.get(side).fireteam_limits.max(kind)?;
+    let name = if max == 1 { kind.name() } else { kind.plural() };
     let same: Vec<&str> = game.fireteams(side).iter().filter(|f| f.kind == kind).map(|f| f.id.as_str()).collect();
-    (same.len() >= max).then(|| {
-        let name = if max == 1 { kind.name() } else { kind.plural() };
-        format!(
-            "At most {max} {name} on the table ({}): creating another cancels {}",
-            same.join(", "),
-            same[..=same.len() - max].join(", ")
-        )
-    })
+    Some(format!(
+        "At most {max} {name} on the table ({}): creating another cancels {}",
+        same.join(", "),
+        cancelled.join(", ")
+    ))
 }
 
 /// Executive Use of Command Tokens (Tactical Phase): create a Fireteam, move the selected

@@ -892,7 +892,7 @@ fn fireteam_limits_ui(ui: &mut egui::Ui, side: Side, limits: &mut FireteamLimits
                 Some(n) => format!("{n} (default)"),
                 None => "any (default)".to_string(),
             };
-            let limit = limits.set_mut(kind);
+            let limit = limits.given_mut(kind);
             let label = ui.label(kind.name());
             egui::ComboBox::from_id_salt(("ft limit", side_name(side), kind.name()))
                 .selected_text(limit.map_or(default.clone(), |n| n.to_string()))

@@ -83,7 +83,7 @@ impl FireteamLimits {
     }
 
     /// The army's own limit for `kind`, if it sets one.
-    pub fn set(&self, kind: FireteamKind) -> Option<usize> {
+    pub fn given(&self, kind: FireteamKind) -> Option<usize> {
         match kind {
             FireteamKind::Core => self.core,
             FireteamKind::Haris => self.haris,
@@ -92,7 +92,7 @@ impl FireteamLimits {
     }
 
     /// The army's own limit for `kind`, to change.
-    pub fn set_mut(&mut self, kind: FireteamKind) -> &mut Option<usize> {
+    pub fn given_mut(&mut self, kind: FireteamKind) -> &mut Option<usize> {
         match kind {
             FireteamKind::Core => &mut self.core,
             FireteamKind::Haris => &mut self.haris,
@@ -103,14 +103,14 @@ impl FireteamLimits {
     /// How many of `kind` the army may have on the table at once: its own limit, else the
     /// default; `None` for no limit.
     pub fn max(&self, kind: FireteamKind) -> Option<usize> {
-        self.set(kind).or(kind.max_per_army())
+        self.given(kind).or(kind.max_per_army())
     }
 
     /// Why `count` Fireteams of `kind` on the table at once are too many for this army (Fireteams:
     /// Types, and the army's Fireteams Chart where it sets the number), if they are.
     pub fn exceeded(&self, kind: FireteamKind, count: usize) -> Option<String> {
         let max = self.max(kind)?;
-        let whose = if self.set(kind).is_some() { "this army's Fireteams Chart" } else { "Fireteams: Types" };
+        let whose = if self.given(kind).is_some() { "this army's Fireteams Chart" } else { "Fireteams: Types" };
         (count > max).then(|| match max {
             0 => format!("this army may form no {} Fireteam ({whose})", kind.name()),
             _ => format!("more than {max} {} Fireteam(s) in one army ({whose})", kind.name()),

@@ -1236,6 +1236,20 @@ impl Game {
         self.fireteams.get(side)
     }
 
+    /// The ids of `side`'s Fireteams that creating one more of `kind` would cancel, oldest first
+    /// (Fireteam Cancellation case 5: those over the army's limit for the type,
+    /// [`super::FireteamLimits`]), or why the army may form none of that type.
+    pub fn fireteams_cancelled_by_one_more(&self, side: Side, kind: FireteamKind) -> Result<Vec<&str>, String> {
+        let limits = self.setup.armies.get(side).fireteam_limits;
+        if let Some(why) = limits.exceeded(kind, 1) {
+            return Err(why);
+        }
+        let same: Vec<&str> =
+            self.fireteams.get(side).iter().filter(|f| f.kind == kind).map(|f| f.id.as_str()).collect();
+        let over = limits.max(kind).map_or(0, |max| (same.len() + 1).saturating_sub(max));
+        Ok(same[..over].to_vec())
+    }
+
     /// The camera calibration in force: the setup's, or the latest `calibrate` event's.
     pub fn calibration(&self) -> Option<&CalibrationSetup> {
         self.calibration.as_ref()
@@ -2139,23 +2153,14 @@ impl Game {
                 _ => return reject(Rule::Fireteams, format!("{m} is not in Coherency (inside the Team Leader's ZoC)")),
             }
         }
-        let limits = self.setup.armies.get(side).fireteam_limits;
-        if limits.max(kind) == Some(0) {
-            return reject(Rule::Fireteams, limits.exceeded(kind, 1).unwrap_or_default());
-        }
+        let cancelled: Vec<String> = match self.fireteams_cancelled_by_one_more(side, kind) {
+            Ok(ids) => ids.into_iter().map(String::from).collect(),
+            Err(why) => return reject(Rule::Fireteams, why),
+        };
         self.spend_command_token(side, "creating a Fireteam")?;
         // Fireteam Cancellation case 5: a Command Token creating another Fireteam of a limited type
         // (limited by the army's Fireteams Chart, or by default).
-        if let Some(max) = limits.max(kind) {
-            let teams = self.fireteams.get_mut(side);
-            while teams.iter().filter(|f| f.kind == kind).count() >= max {
-                if let Some(k) = teams.iter().position(|f| f.kind == kind) {
-                    teams.remove(k);
-                } else {
-                    break;
-                }
-            }
-        }
+        self.fireteams.get_mut(side).retain(|f| !cancelled.contains(&f.id));
         self.fireteams.get_mut(side).push(Fireteam {
             id: id.to_string(),
             kind,

@@ -83,7 +83,7 @@ fn chart_limits(chart: &serde_json::Value) -> Result<FireteamLimits, String> {
             .or_else(|| value.as_str().and_then(|t| t.trim().parse().ok()))
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| format!("fireteamChart.spec.{key}: {value} is not a number of Fireteams"))?;
-        *limits.set_mut(kind) = Some(n);
+        *limits.given_mut(kind) = Some(n);
     }
     Ok(limits)
 }
