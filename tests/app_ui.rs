@@ -1075,6 +1075,45 @@ fn fireteam_limits_come_from_an_army_s_chart_or_the_new_game_window() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Which units may form which Fireteams: the teams of an imported army's Fireteams Chart are
+/// shown in the New game window and kept in the game's setup with each trooper's unit, unless
+/// the players choose not to check them.
+#[test]
+fn an_imported_fireteams_chart_s_teams_are_kept_unless_the_players_say_not_to_check_them() {
+    let dir = fresh_dir("ftchart");
+    let data = dir.join("army-data.json");
+    let fixture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json"))
+            .expect("the invented army data");
+    let chart = r#""fireteamChart": {"spec": {"CORE": 1}, "teams": [{"name": "Invented Fireteams", "type": ["CORE"],
+        "units": [{"slug": "invented-line", "name": "LINE", "min": 1, "max": 5}]}]}"#;
+    std::fs::write(&data, fixture.replacen(r#""fireteamChart": {}"#, chart, 1)).expect("a data file with a chart");
+    for check in [true, false] {
+        let game = dir.join(format!("chart-{check}.jsonl"));
+        let mut h = new_game_window();
+        retype(&mut h, "B's army code", INVENTED_CODE);
+        retype(&mut h, "B's army data", data.to_str().expect("utf-8 path"));
+        click_each(&mut h, &["Import B's army code"]);
+        let shown = "Fireteams Chart: Invented Fireteams — only the units it lists form each Fireteam";
+        h.get_by_label(shown);
+        if !check {
+            // (Below B's list: scrolled to first, as a player would.)
+            h.get_by_label("Don't check").scroll_to_me();
+            h.run();
+            click_each(&mut h, &["Don't check"]);
+            assert!(h.query_by_label(shown).is_none(), "the chart's row is gone");
+        }
+        retype(&mut h, "Game file", game.to_str().expect("utf-8 path"));
+        click_each(&mut h, &["Create and play"]);
+        let file = sightline::store::load(&game).expect("the new game file");
+        let b = &file.setup.armies.b;
+        let teams: Vec<&str> = b.fireteam_chart.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(teams, if check { vec!["Invented Fireteams"] } else { vec![] });
+        assert!(b.troopers().any(|t| t.unit.as_deref() == Some("invented-line")), "each trooper keeps its unit");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Tagging on the plan with the mouse: a click puts the Model where it is clicked, facing the
 /// table's middle; a press dragged puts it where it was pressed, facing the way it was dragged.
 #[test]

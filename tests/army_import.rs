@@ -2,7 +2,9 @@
 //! `tests/fixtures/army-data/README.md`).
 
 use sightline::geometry::Silhouette;
-use sightline::rules::{Ability, Army, FireteamLimits, LieutenantOption, Setup, State, Training, TrooperSetup};
+use sightline::rules::{
+    Ability, Army, FireteamKind, FireteamLimits, LieutenantOption, Setup, State, Training, TrooperSetup,
+};
 use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout, decode};
 use sightline::store::army_data::{ArmyData, army_from_code};
 
@@ -308,4 +310,71 @@ fn the_fireteams_chart_s_numbers_become_the_army_s_limits() {
     let imported = army_from_code(&code(&[&[(1091, 1, 1)]]), &data(), "a").expect("an army");
     assert!(imported.army.fireteam_limits.is_unset());
     assert!(!imported.notes.iter().any(|n| n.contains("Fireteams Chart")), "{:?}", imported.notes);
+}
+
+/// Digest §7 and the 2022 Fireteams Chart ✅: the chart's `teams` (which units may form which
+/// Fireteam, how many of each, which are required) become the army's `fireteam_chart`, and each
+/// trooper keeps its unit's slug, which the teams name; a team that cannot be read costs only the
+/// check, said in the notes with its field.
+#[test]
+fn the_fireteams_chart_s_teams_and_each_trooper_s_unit_are_kept() {
+    let with_chart = |chart: &str| {
+        let text = DATA.replacen("\"fireteamChart\": {}", &format!("\"fireteamChart\": {chart}"), 1);
+        let data = ArmyData::from_json(&text).expect("army data with a chart");
+        army_from_code(&code(&[&[(1091, 1, 1), (2000, 1, 1)]]), &data, "a").expect("an army")
+    };
+    let chart = r#"{"spec": {"CORE": 1, "HARIS": 1, "DUO": 256}, "desc": "",
+        "teams": [
+          {"name": "Invented  Fireteams", "obs": "", "type": ["HARIS", "CORE"],
+           "units": [{"min": 1, "max": 5, "name": "INVENTED LINE", "comment": "", "required": false, "slug": "invented-line"},
+                     {"min": "0", "max": 2, "name": "SCOUTS", "comment": "(Line)", "required": true, "slug": "invented-scouts"}]},
+          {"name": "Triads", "type": ["TRIAD"], "units": [{"min": 0, "max": 3, "name": "X", "slug": "invented-walker"}]},
+          {"name": "Wildcards", "obs": "", "type": [],
+           "units": [{"min": 0, "max": 1, "name": "TWIN", "comment": "", "required": false, "slug": "invented-twin"}]}]}"#;
+    let imported = with_chart(chart);
+    let teams = &imported.army.fireteam_chart;
+    type Row<'t> = (&'t str, usize, usize, bool);
+    let summary: Vec<(&str, Vec<FireteamKind>, Vec<Row>)> = teams
+        .iter()
+        .map(|t| {
+            (
+                t.name.as_str(),
+                t.types.clone(),
+                t.units.iter().map(|u| (u.unit.as_str(), u.min, u.max, u.required)).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "Invented Fireteams",
+                vec![FireteamKind::Core, FireteamKind::Haris],
+                vec![("invented-line", 1, 5, false), ("invented-scouts", 0, 2, true)]
+            ),
+            ("Wildcards", vec![], vec![("invented-twin", 0, 1, false)]),
+        ],
+        "the TRIAD team is left out, the Wildcards kept with no type"
+    );
+    assert_eq!(teams[0].units[1].name, "SCOUTS");
+    let units: Vec<Option<&str>> = imported.army.troopers().map(|t| t.unit.as_deref()).collect();
+    assert!(units.contains(&Some("invented-line")) && units.contains(&Some("invented-scouts")), "{units:?}");
+    assert!(units.iter().all(Option::is_some), "{units:?}");
+    assert!(imported.notes.iter().any(|n| n.contains("teams (Invented Fireteams) decide")), "{:?}", imported.notes);
+    // Kept in the army file, units and all.
+    let again = Army::from_file_json(&imported.army.to_file_json()).expect("the army file");
+    assert_eq!(again.fireteam_chart, imported.army.fireteam_chart);
+    assert_eq!(
+        again.troopers().map(|t| t.unit.clone()).collect::<Vec<_>>(),
+        imported.army.troopers().map(|t| t.unit.clone()).collect::<Vec<_>>()
+    );
+    // A row that cannot be read: no teams (nothing checked), the numbers still read, and the
+    // notes name the field.
+    let bad = chart.replacen(r#""max": 2,"#, r#""max": "many","#, 1);
+    let imported = with_chart(&bad);
+    assert!(imported.army.fireteam_chart.is_empty());
+    assert_eq!(imported.army.fireteam_limits.haris, Some(1));
+    let said: Vec<&String> = imported.notes.iter().filter(|n| n.contains("could not be read")).collect();
+    assert_eq!(said.len(), 1, "{:?}", imported.notes);
+    assert!(said[0].contains("fireteamChart.teams[0].units[1].max"), "{}", said[0]);
 }

@@ -320,6 +320,49 @@ fn the_army_s_fireteams_chart_sets_how_many_of_each_type_may_be_on_the_table() {
     assert!(e.field.contains("fireteams[1]") && e.reason.contains("Fireteams: Types"), "{e}");
 }
 
+/// Digest §7 "Common requirements" (only troopers listed as able to form Fireteams may join,
+/// "usually from the same unit unless the Sectorial chart says otherwise") and the 2022 Fireteams
+/// Chart ✅ ("minimum and maximum members and required units"): an army's `fireteam_chart` decides
+/// which troopers, by their `unit`, may form each type — in the setup and for every Command Token.
+#[test]
+fn the_army_s_fireteams_chart_decides_which_units_may_form_each_fireteam() {
+    let mut s = base();
+    s["armies"]["A"]["fireteam_chart"] = json!([
+        {"name": "Line Fireteams", "types": ["core", "haris"],
+         "units": [{"unit": "line", "name": "LINE", "min": 1, "max": 5}, {"unit": "heavy", "name": "HEAVY", "max": 1}]},
+        {"name": "Wildcards", "units": [{"unit": "hero", "name": "HERO", "max": 1}]}
+    ]);
+    let units = |s: &mut Value, units: [Option<&str>; 4]| {
+        for (k, u) in units.into_iter().enumerate() {
+            s["armies"]["A"]["groups"][0]["troopers"][k]["unit"] = json!(u);
+        }
+    };
+    // base()'s Core is l, m1, m2, m3: with two HEAVY it breaks the chart, named at its field.
+    units(&mut s, [Some("line"), Some("line"), Some("heavy"), Some("heavy")]);
+    let e = Game::new(serde_json::from_value(s.clone()).expect("setup JSON")).expect_err("two HEAVY in one team");
+    assert!(e.field.contains("armies.A.fireteams[0]") && e.reason.contains("HEAVY 0–1"), "{e}");
+    // A Wildcard may take the second place.
+    units(&mut s, [Some("line"), Some("line"), Some("heavy"), Some("hero")]);
+    let g = ok(&game(s.clone()), json!({"type": "cancel_fireteam", "id": "fa"}));
+    let create = |kind: &str, members: &[&str]| json!({"type": "create_fireteam", "id": "n", "kind": kind, "leader": members[0], "members": members});
+    // No team of the chart may be a Duo; a Haris needs a LINE; a unit the chart does not name
+    // cannot join.
+    let r = no(&g, create("duo", &["l", "m1"]), Rule::Fireteams);
+    assert!(r.reason.contains("no team that may be a Duo"), "{}", r.reason);
+    let r = no(&g, create("haris", &["m2", "m3"]), Rule::Fireteams);
+    assert!(r.reason.contains("m2 (heavy), m3 (hero)") && r.reason.contains("LINE 1–5"), "{}", r.reason);
+    let mut bike = fireteams(s.clone(), "A", json!([]));
+    units(&mut bike, [Some("line"), Some("bike"), Some("heavy"), Some("hero")]);
+    let r = no(&game(bike), create("core", &["l", "m1", "m2"]), Rule::Fireteams);
+    assert!(r.reason.starts_with("m1 (bike): no Core"), "{}", r.reason);
+    // What the chart lists is formed.
+    let formed = ok(&g, create("haris", &["l", "m2", "m3"]));
+    assert_eq!(members(&formed, Side::A, "n"), vec!["l", "m2", "m3"]);
+    // A trooper whose unit is not known (a trooper added by hand) leaves the team unchecked.
+    units(&mut s, [Some("line"), None, Some("heavy"), Some("heavy")]);
+    assert_eq!(members(&game(s), Side::A, "fa"), vec!["l", "m1", "m2", "m3"]);
+}
+
 #[test]
 fn fireteam_type_sizes() {
     let g = game(base());

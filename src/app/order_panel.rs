@@ -629,6 +629,12 @@ fn executive_ui(
             let ids = game.troopers().iter().filter(|t| t.side == side && t.on_table()).map(|t| &t.id);
             tick_members(ui, ids, &mut f.members);
         });
+        // (Before the Command Token is spent: which units the army's Fireteams Chart lets form it.)
+        if let Some(why) =
+            (f.members.len() >= 2).then(|| game.fireteam_chart_problem(side, f.kind, &f.members)).flatten()
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("Fireteams Chart: {why}"));
+        }
         let ready = !f.id.trim().is_empty() && !f.members.is_empty();
         if ui.add_enabled(ready, egui::Button::new("Create Fireteam")).clicked() {
             commands.push(Command::Play(Event::CreateFireteam {

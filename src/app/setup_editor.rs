@@ -9,7 +9,7 @@
 use super::order_panel::{act, fireteam_kind, side_name, tick_members, words};
 use crate::geometry::{Scene, Side, Silhouette};
 use crate::rules::{
-    Ability, Army, BySide, CalibrationSetup, CombatGroup, FireteamKind, FireteamLimits, FireteamSetup, Game,
+    Ability, Army, BySide, CalibrationSetup, ChartTeam, CombatGroup, FireteamKind, FireteamLimits, FireteamSetup, Game,
     LieutenantOption, Setup, State, TerrainSetup, Training, TrooperSetup,
 };
 use std::path::{Path, PathBuf};
@@ -197,6 +197,7 @@ impl TableInView<'_> {
 fn trooper(id: String, silhouette: Silhouette) -> TrooperSetup {
     TrooperSetup {
         name: String::new(),
+        unit: None,
         id,
         silhouette,
         training: Training::Regular,
@@ -334,6 +335,7 @@ impl SetupEditor {
                     }],
                     fireteams: Vec::new(),
                     fireteam_limits: Default::default(),
+                    fireteam_chart: Vec::new(),
                 };
                 let setup = Setup {
                     table: Default::default(),
@@ -861,6 +863,7 @@ impl SetupEditor {
             army.fireteams.remove(i);
         }
         fireteam_limits_ui(ui, side, &mut army.fireteam_limits);
+        fireteam_chart_ui(ui, side, &mut army.fireteam_chart);
         if ui.small_button("Add Fireteam").on_hover_text("A Fireteam formed at deployment").clicked() {
             let id = (1..)
                 .map(|n| format!("{}-ft{n}", id_prefix(side)))
@@ -906,6 +909,43 @@ fn fireteam_limits_ui(ui: &mut egui::Ui, side: Side, limits: &mut FireteamLimits
                 })
                 .response
                 .labelled_by(label.id);
+        }
+    });
+}
+
+/// The army's Fireteams Chart teams, when its import brought them: which units may form which
+/// Fireteams ([`ChartTeam`], digest §7), each team's units on hover, and a button that stops the
+/// check (players who read a comment of the chart otherwise than sightline does).
+fn fireteam_chart_ui(ui: &mut egui::Ui, side: Side, chart: &mut Vec<ChartTeam>) {
+    if chart.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        let teams: Vec<&str> = chart.iter().filter(|t| !t.types.is_empty()).map(|t| t.name.as_str()).collect();
+        let detail: Vec<String> = chart
+            .iter()
+            .map(|t| {
+                let types: Vec<&str> = t.types.iter().map(|k| k.name()).collect();
+                let units: Vec<String> = t
+                    .units
+                    .iter()
+                    .map(|u| format!("{}{} {}–{}", u.name, if u.required { "*" } else { "" }, u.min, u.max))
+                    .collect();
+                let what = if types.is_empty() { "Wildcards, may join any team".to_string() } else { types.join(", ") };
+                format!("{} ({what}): {}", t.name, units.join(", "))
+            })
+            .collect();
+        ui.label(format!("Fireteams Chart: {} — only the units it lists form each Fireteam", teams.join(", ")))
+            .on_hover_text(detail.join("\n"));
+        if ui
+            .small_button("Don't check")
+            .on_hover_text(format!(
+                "Forget the chart's teams for {}: any troopers may then form a Fireteam (the numbers above still count)",
+                side_name(side)
+            ))
+            .clicked()
+        {
+            chart.clear();
         }
     });
 }

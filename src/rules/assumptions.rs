@@ -41,6 +41,13 @@ pub fn retreat_threshold(army_points: u32) -> u32 {
 /// Sectorial). At most this many Haris Fireteams on the table at once.
 pub const HARIS_PER_ARMY: usize = 1;
 
+/// `CHART_TYPELESS_TEAMS_ARE_WILDCARDS` (digest §7 "Types", Wildcard ⚠️: "may be part of any
+/// Fireteam the chart allows"): a team of an army's Fireteams Chart that names no type — the
+/// builder's data lists its Wildcards so, as a team called "Wildcards" with no types — lends its
+/// units to every team of the chart, each up to its own maximum. Set to `false` to let only the
+/// units a team names join it.
+pub const CHART_TYPELESS_TEAMS_ARE_WILDCARDS: bool = true;
+
 /// `CORE_PER_ARMY` (digest §7 "Types", ✅ "1 unless a rule says otherwise").
 pub const CORE_PER_ARMY: usize = 1;
 

@@ -128,6 +128,131 @@ impl FireteamLimits {
     }
 }
 
+/// One team of an army's Fireteams Chart (digest §7 "Common requirements": only troopers listed
+/// as able to form Fireteams may join, "usually from the same unit unless the Sectorial chart says
+/// otherwise"; the March 2022 chart ✅ gives each team's "minimum and maximum members and required
+/// units"): which units may form it, how many of each, and which types it may be.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChartTeam {
+    /// Its name in the chart ("Senku Fireteams").
+    pub name: String,
+    /// The types it may form. None for the chart's Wildcards, whose units may join any team
+    /// (assumption `CHART_TYPELESS_TEAMS_ARE_WILDCARDS`).
+    #[serde(default)]
+    pub types: Vec<FireteamKind>,
+    /// Its units, each with how many of them a Fireteam may hold.
+    pub units: Vec<ChartUnit>,
+}
+
+/// One unit of a [`ChartTeam`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChartUnit {
+    /// The unit, as a trooper's `unit` names it (the army builder's unit slug, "senku-troops").
+    pub unit: String,
+    /// Its name in the chart ("SENKU").
+    #[serde(default)]
+    pub name: String,
+    /// Fewest of it in the Fireteam.
+    #[serde(default)]
+    pub min: usize,
+    /// Most of it in the Fireteam.
+    pub max: usize,
+    /// Whether a Fireteam of this team must hold a trooper of this unit, or of another unit marked
+    /// so (the chart's "*").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+}
+
+/// Why troopers of units `units` (one per member, in order, with the member's id) may not form a
+/// `kind` Fireteam under the army's Fireteams Chart `chart`, if they may not: no team of the chart
+/// that may be a `kind` takes them, each unit within its minimum and maximum and with a required
+/// unit when the team has one (digest §7, the 2022 chart ✅). A chart with no teams allows any
+/// troopers. Units are matched by name; the chart's comments (profiles a row is limited to, the
+/// "FTO" options, tags that count as another unit for the bonus) are not read, so a team the chart
+/// forbids by a comment alone is allowed (README, assumption "Fireteams Chart teams").
+pub fn chart_problem<'a>(chart: &'a [ChartTeam], kind: FireteamKind, members: &[(&str, &str)]) -> Option<String> {
+    if chart.is_empty() {
+        return None;
+    }
+    let wildcards: Vec<&ChartUnit> = chart
+        .iter()
+        .filter(|t| t.types.is_empty() && super::assumptions::CHART_TYPELESS_TEAMS_ARE_WILDCARDS)
+        .flat_map(|t| &t.units)
+        .collect();
+    let teams: Vec<&ChartTeam> = chart.iter().filter(|t| t.types.contains(&kind)).collect();
+    let listing = |m: &[(&str, &str)]| m.iter().map(|(id, u)| format!("{id} ({u})")).collect::<Vec<_>>().join(", ");
+    if teams.is_empty() {
+        return Some(format!("this army's Fireteams Chart has no team that may be a {}", kind.name()));
+    }
+    // (A team's own units, then the Wildcards it does not name itself: only its own have a minimum.)
+    fn rows<'c>(team: &'c ChartTeam, wildcards: &[&'c ChartUnit]) -> Vec<(&'c ChartUnit, bool)> {
+        let own = team.units.iter().map(|u| (u, true));
+        let extra = wildcards.iter().filter(|w| !team.units.iter().any(|u| u.unit == w.unit)).map(|w| (*w, false));
+        own.chain(extra).collect()
+    }
+    let rows_of = |team: &'a ChartTeam| rows(team, &wildcards);
+    let strays: Vec<(&str, &str)> = members
+        .iter()
+        .copied()
+        .filter(|(_, unit)| !teams.iter().any(|t| rows_of(t).iter().any(|(r, _)| r.unit == *unit)))
+        .collect();
+    if !strays.is_empty() {
+        return Some(format!(
+            "{}: no {} of this army's Fireteams Chart takes that unit",
+            listing(&strays),
+            kind.name()
+        ));
+    }
+    if teams.iter().any(|t| fits(&rows_of(t), members)) {
+        return None;
+    }
+    let described: Vec<String> = teams
+        .iter()
+        .map(|t| {
+            let units = t.units.iter().map(|u| {
+                let star = if u.required { "*" } else { "" };
+                format!("{}{star} {}–{}", if u.name.is_empty() { &u.unit } else { &u.name }, u.min, u.max)
+            });
+            format!("{} ({})", t.name, units.collect::<Vec<_>>().join(", "))
+        })
+        .collect();
+    Some(format!(
+        "no {} of this army's Fireteams Chart takes {} in those numbers: {}{}",
+        kind.name(),
+        listing(members),
+        described.join("; "),
+        if wildcards.is_empty() { "" } else { ", each with the chart's Wildcards" }
+    ))
+}
+
+/// Whether `members` can each be given a row of `rows` (unit, whether the team names it itself)
+/// of their own unit, with no row over its maximum, every own row at its minimum, and a required
+/// row filled when the team has one. (At most five members: a plain search.)
+fn fits(rows: &[(&ChartUnit, bool)], members: &[(&str, &str)]) -> bool {
+    fn place(rows: &[(&ChartUnit, bool)], members: &[(&str, &str)], counts: &mut [usize]) -> bool {
+        let Some(((_, unit), rest)) = members.split_first() else {
+            let mins = rows.iter().zip(counts.iter()).all(|((r, own), &n)| !own || n >= r.min);
+            let needs = rows.iter().any(|(r, own)| *own && r.required);
+            let has = rows.iter().zip(counts.iter()).any(|((r, own), &n)| *own && r.required && n > 0);
+            return mins && (!needs || has);
+        };
+        for (k, (row, _)) in rows.iter().enumerate() {
+            if row.unit == *unit && counts[k] < row.max {
+                counts[k] += 1;
+                let ok = place(rows, rest, counts);
+                counts[k] -= 1;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    place(rows, members, &mut vec![0; rows.len()])
+}
+
 /// A Fireteam on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fireteam {
@@ -187,7 +312,65 @@ pub fn gives_sixth_sense(members: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{FireteamKind, FireteamLimits};
+    use super::{ChartTeam, ChartUnit, FireteamKind, FireteamLimits, chart_problem};
+
+    fn team(name: &str, types: &[FireteamKind], units: &[(&str, usize, usize, bool)]) -> ChartTeam {
+        ChartTeam {
+            name: name.into(),
+            types: types.to_vec(),
+            units: units
+                .iter()
+                .map(|&(unit, min, max, required)| ChartUnit {
+                    unit: unit.into(),
+                    name: unit.to_uppercase(),
+                    min,
+                    max,
+                    required,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_fireteam_must_be_one_the_army_s_chart_lists_each_unit_within_its_numbers() {
+        use FireteamKind::{Core, Duo, Haris};
+        let chart = [
+            team("Line", &[Haris, Core], &[("line", 1, 5, false), ("heavy", 0, 2, false), ("medic", 0, 1, false)]),
+            team("Pair", &[Duo], &[("bot", 1, 2, false), ("line", 0, 1, false)]),
+            team("Action", &[Duo, Haris], &[("scout", 0, 3, true), ("line", 0, 2, false)]),
+            team("Wildcards", &[], &[("hero", 0, 1, false)]),
+        ];
+        let check = |kind, units: &[&str]| {
+            let ids: Vec<String> = (1..=units.len()).map(|k| format!("a{k}")).collect();
+            let members: Vec<(&str, &str)> = ids.iter().map(String::as_str).zip(units.iter().copied()).collect();
+            chart_problem(&chart, kind, &members)
+        };
+        // No chart: any troopers.
+        assert_eq!(chart_problem(&[], Core, &[("a1", "bot"), ("a2", "scout")]), None);
+        // The team's own units, each within its numbers.
+        assert_eq!(check(Core, &["line", "line", "line"]), None);
+        assert_eq!(check(Core, &["line", "line", "heavy", "heavy", "medic"]), None);
+        // A unit below its minimum (no LINE), or over its maximum (three HEAVY).
+        let few = check(Core, &["heavy", "heavy", "medic"]).expect("Line needs a line trooper");
+        assert!(few.contains("in those numbers") && few.contains("Line (LINE 1–5, HEAVY 0–2, MEDIC 0–1)"), "{few}");
+        assert!(check(Core, &["line", "heavy", "heavy", "heavy"]).is_some());
+        // A unit no team of that type names.
+        let stray = check(Core, &["line", "bot"]).expect("no Core takes bots");
+        assert!(stray.starts_with("a2 (bot): no Core"), "{stray}");
+        // A Wildcard joins any team, up to its own maximum, and needs the team's own minimum met.
+        assert_eq!(check(Core, &["line", "line", "hero"]), None);
+        assert!(check(Core, &["line", "hero", "hero"]).is_some());
+        assert!(check(Haris, &["hero", "heavy"]).is_some());
+        // A team with a required unit ("*") needs one of it.
+        assert_eq!(check(Duo, &["scout", "line"]), None);
+        let required = check(Duo, &["line", "line"]).expect("Pair needs a bot, Action a scout");
+        assert!(required.contains("SCOUT* 0–3"), "{required}");
+        assert_eq!(check(Duo, &["bot", "line"]), None);
+        // A type no team may be.
+        let only_duos = [team("Pair", &[Duo], &[("bot", 1, 2, false)])];
+        let none = chart_problem(&only_duos, Haris, &[("a1", "bot"), ("a2", "bot")]).expect("no Haris at all");
+        assert!(none.contains("no team that may be a Haris"), "{none}");
+    }
 
     #[test]
     fn an_army_s_own_limits_replace_the_defaults_type_by_type() {

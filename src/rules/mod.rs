@@ -26,7 +26,7 @@ mod roster;
 pub mod skills;
 mod view;
 
-pub use fireteam::{Fireteam, FireteamKind, FireteamLimits};
+pub use fireteam::{ChartTeam, ChartUnit, Fireteam, FireteamKind, FireteamLimits, chart_problem};
 pub use game::{
     Activation, AroDeclaration, AroReason, Declaration, DeploymentStep, Event, Game, Move, OrderSource, OrderStep,
     Outcome, Phase, Rejection, Rule, StrategicUse, TrooperState,

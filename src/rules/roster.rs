@@ -5,7 +5,7 @@
 //! field ("armies.A.groups[0]: 11 troopers ...").
 
 use super::BySide;
-use super::fireteam::{FireteamKind, FireteamLimits};
+use super::fireteam::{ChartTeam, FireteamKind, FireteamLimits, chart_problem};
 use crate::geometry::{Side, Silhouette, Table, TablePoint, Terrain, table_side_problem};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -228,6 +228,11 @@ pub struct TrooperSetup {
     /// Name for people ("Fusilier").
     #[serde(default)]
     pub name: String,
+    /// Its unit, as its army's Fireteams Chart names units (the army builder's unit slug,
+    /// "senku-troops"; set on import from an army code). Without it, the chart does not check the
+    /// Fireteams it joins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// Silhouette S0–S8.
     pub silhouette: Silhouette,
     /// Regular or Irregular.
@@ -302,6 +307,10 @@ pub struct Army {
     /// default: [`FireteamLimits`]).
     #[serde(default, skip_serializing_if = "FireteamLimits::is_unset")]
     pub fireteam_limits: FireteamLimits,
+    /// The teams of its army's Fireteams Chart: which units may form which Fireteams, how many of
+    /// each ([`ChartTeam`]). Empty: any troopers may (only the types' sizes and limits count).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fireteam_chart: Vec<ChartTeam>,
 }
 
 /// The `format` value of an army file: one player's army list, kept to be loaded into either
@@ -696,6 +705,14 @@ impl Setup {
             }
             let same_kind = army.fireteams[..i].iter().filter(|o| o.kind == ft.kind).count();
             if let Some(why) = army.fireteam_limits.exceeded(ft.kind, same_kind + 1) {
+                return Err(err(f, why));
+            }
+            let units: Option<Vec<(&str, &str)>> = ft
+                .members
+                .iter()
+                .map(|m| army.troopers().find(|t| t.id == *m).and_then(|t| Some((m.as_str(), t.unit.as_deref()?))))
+                .collect();
+            if let Some(why) = units.and_then(|u| chart_problem(&army.fireteam_chart, ft.kind, &u)) {
                 return Err(err(f, why));
             }
         }

@@ -15,9 +15,10 @@
 //!   `includes` (assumption `TEAM_OPTION`, at [`army_from_code`]).
 //! - `filters`: the names behind the ids: `skills`, `equip`, `chars`, `type`, `extras`. They are
 //!   matched in English, so data in another language is refused ([`ArmyData::from_json`]).
-//! - `fireteamChart.spec`: how many Fireteams of each type the army may have on the table
-//!   (`CORE`, `HARIS`, `DUO`), kept as the army's `fireteam_limits`. The chart's teams (which
-//!   units may join) are not read.
+//! - `fireteamChart`: its `spec`, how many Fireteams of each type the army may have on the table
+//!   (`CORE`, `HARIS`, `DUO`), kept as the army's `fireteam_limits`; and its `teams[]` (`name`,
+//!   `type[]`, `units[]` of `{slug, name, min, max, required}`: which units may form which
+//!   Fireteams), kept as the army's `fireteam_chart`, each trooper keeping its unit's `slug`.
 //!
 //! How a member becomes a [`TrooperSetup`] (each rule is in [`army_from_code`]'s docs), and what
 //! cannot be known from the data, said in [`Imported::notes`]: Fireteams (codes carry none), a
@@ -27,7 +28,8 @@
 use super::army_code::ArmyCode;
 use crate::geometry::Silhouette;
 use crate::rules::{
-    Ability, Army, CombatGroup, FireteamKind, FireteamLimits, LieutenantOption, State, Training, TrooperSetup,
+    Ability, Army, ChartTeam, ChartUnit, CombatGroup, FireteamKind, FireteamLimits, LieutenantOption, State, Training,
+    TrooperSetup,
 };
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -50,6 +52,8 @@ pub struct ArmyData {
     /// How many Fireteams of each type its Fireteams Chart allows, or why they could not be
     /// read (`None` when it has no chart).
     fireteam_limits: Option<Result<FireteamLimits, String>>,
+    /// Its Fireteams Chart's teams, or why they could not be read (`None` when it has no chart).
+    chart_teams: Option<Result<Vec<ChartTeam>, String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -66,8 +70,7 @@ struct RawData {
 /// How many Fireteams of each type the army data's Fireteams Chart allows on the table at once:
 /// its `spec`, `{"CORE": 1, "HARIS": 2, "DUO": 256}` (digest §7, the 2022 chart ✅; a number
 /// written as text is read too). A type it does not name keeps sightline's default; its other
-/// types (none in N4) are left out. The chart's teams — which units may join which Fireteam —
-/// are not read.
+/// types (none in N4) are left out. The chart's teams are read by [`chart_teams`].
 fn chart_limits(chart: &serde_json::Value) -> Result<FireteamLimits, String> {
     let spec = chart
         .get("spec")
@@ -78,14 +81,67 @@ fn chart_limits(chart: &serde_json::Value) -> Result<FireteamLimits, String> {
         let Some(kind) = FireteamKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(key)) else {
             continue;
         };
-        let n = value
-            .as_u64()
-            .or_else(|| value.as_str().and_then(|t| t.trim().parse().ok()))
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("fireteamChart.spec.{key}: {value} is not a number of Fireteams"))?;
+        let n =
+            count(value).ok_or_else(|| format!("fireteamChart.spec.{key}: {value} is not a number of Fireteams"))?;
         *limits.given_mut(kind) = Some(n);
     }
     Ok(limits)
+}
+
+/// A count in the army data: a number, or a number written as text.
+fn count(value: &serde_json::Value) -> Option<usize> {
+    value.as_u64().or_else(|| value.as_str().and_then(|t| t.trim().parse().ok())).and_then(|n| usize::try_from(n).ok())
+}
+
+/// The teams of the army data's Fireteams Chart (digest §7, the 2022 chart ✅): `teams[]`, each
+/// with its `name`, the types it may form (`type`: `["HARIS", "CORE"]`; none for the chart's
+/// Wildcards) and its `units[]` (`slug`, `name`, `min`, `max`, `required`). A team whose types
+/// are all of other kinds (none in N4) is left out. No `teams`: none (any troopers may form a
+/// Fireteam). The error names the field.
+fn chart_teams(chart: &serde_json::Value) -> Result<Vec<ChartTeam>, String> {
+    let Some(teams) = chart.get("teams") else { return Ok(Vec::new()) };
+    let teams = teams.as_array().ok_or("fireteamChart.teams: not a list of teams")?;
+    let mut out = Vec::new();
+    for (i, team) in teams.iter().enumerate() {
+        let at = format!("fireteamChart.teams[{i}]");
+        let name = team.get("name").and_then(|n| n.as_str()).map(tidy).unwrap_or_default();
+        let named: Vec<&str> = match team.get("type") {
+            None | Some(serde_json::Value::Null) => Vec::new(),
+            Some(t) => t
+                .as_array()
+                .and_then(|l| l.iter().map(|k| k.as_str()).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| format!("{at}.type: {t} is not a list of Fireteam types"))?,
+        };
+        let types: Vec<FireteamKind> = FireteamKind::ALL
+            .into_iter()
+            .filter(|k| named.iter().any(|n| k.name().eq_ignore_ascii_case(n.trim())))
+            .collect();
+        if types.is_empty() && !named.is_empty() {
+            continue;
+        }
+        let rows = team.get("units").and_then(|u| u.as_array()).ok_or_else(|| format!("{at}.units: missing"))?;
+        let mut units = Vec::new();
+        for (j, row) in rows.iter().enumerate() {
+            let at = format!("{at}.units[{j}]");
+            let text = |key: &str| row.get(key).and_then(|v| v.as_str()).map(str::trim).unwrap_or_default();
+            let unit = text("slug");
+            if unit.is_empty() {
+                return Err(format!("{at}.slug: missing (the unit this row lets join)"));
+            }
+            let number = |key: &str, default: Option<usize>| match row.get(key) {
+                None | Some(serde_json::Value::Null) => default.ok_or_else(|| format!("{at}.{key}: missing")),
+                Some(v) => count(v).ok_or_else(|| format!("{at}.{key}: {v} is not a number of troopers")),
+            };
+            let (min, max) = (number("min", Some(0))?, number("max", None)?);
+            if min > max {
+                return Err(format!("{at}: min {min} is more than max {max}"));
+            }
+            let required = row.get("required").and_then(|r| r.as_bool()).unwrap_or(false);
+            units.push(ChartUnit { unit: unit.into(), name: tidy(text("name")), min, max, required });
+        }
+        out.push(ChartTeam { name, types, units });
+    }
+    Ok(out)
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -93,6 +149,9 @@ struct Unit {
     id: u16,
     #[serde(default)]
     isc: String,
+    /// The unit's name in the Fireteams Chart's rows.
+    #[serde(default)]
+    slug: String,
     #[serde(default, rename = "profileGroups")]
     profile_groups: Vec<ProfileGroup>,
     /// Teams sold as one option (their troopers in `includes`).
@@ -271,8 +330,9 @@ impl ArmyData {
         let empty = |c: &&serde_json::Value| {
             c.as_object().is_some_and(|o| o.is_empty()) || c.as_array().is_some_and(|a| a.is_empty())
         };
-        let fireteam_limits = raw.fireteam_chart.as_ref().filter(|c| !empty(c)).map(chart_limits);
-        Ok(ArmyData { units: raw.units.into_iter().map(|u| (u.id, u)).collect(), names, fireteam_limits })
+        let chart = raw.fireteam_chart.as_ref().filter(|c| !empty(c));
+        let (fireteam_limits, chart_teams) = (chart.map(chart_limits), chart.map(chart_teams));
+        Ok(ArmyData { units: raw.units.into_iter().map(|u| (u.id, u)).collect(), names, fireteam_limits, chart_teams })
     }
 
     /// How many units it describes.
@@ -417,7 +477,7 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
     let fireteam_limits = match &data.fireteam_limits {
         Some(Ok(limits)) => {
             notes.push(format!(
-                "Fireteams on the table, as the army data's Fireteams Chart sets them: {} (which units may join each is not checked)",
+                "Fireteams on the table, as the army data's Fireteams Chart sets them: {}",
                 limits.describe()
             ));
             *limits
@@ -431,13 +491,34 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         }
         None => FireteamLimits::default(),
     };
+    let fireteam_chart = match &data.chart_teams {
+        Some(Ok(teams)) if !teams.is_empty() => {
+            let names: Vec<&str> = teams.iter().filter(|t| !t.types.is_empty()).map(|t| t.name.as_str()).collect();
+            notes.push(format!(
+                "the Fireteams Chart's teams ({}) decide which troopers may form each Fireteam; its comments (profiles, FTO options) are not checked",
+                names.join(", ")
+            ));
+            teams.clone()
+        }
+        Some(Err(e)) => {
+            notes.push(format!(
+                "the army data's Fireteams Chart teams could not be read ({e}): which troopers may form each Fireteam is not checked"
+            ));
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
     let name = code.name.trim();
     let title = if name.is_empty() {
         format!("{}, {} points", code.sectorial_slug, code.points_limit)
     } else {
         format!("{}, \"{name}\", {} points", code.sectorial_slug, code.points_limit)
     };
-    Ok(Imported { army: Army { points: None, groups, fireteams: Vec::new(), fireteam_limits }, notes, title })
+    Ok(Imported {
+        army: Army { points: None, groups, fireteams: Vec::new(), fireteam_limits, fireteam_chart },
+        notes,
+        title,
+    })
 }
 
 /// **Assumption `TEAM_OPTION`**: a code names a team sold as one option of the unit itself
@@ -651,6 +732,7 @@ fn make_trooper(
     Ok(TrooperSetup {
         id: id.into(),
         name,
+        unit: (!unit.slug.is_empty()).then(|| unit.slug.clone()),
         silhouette,
         training,
         points: option.points,
