@@ -931,7 +931,7 @@ fn fireteam_chart_ui(ui: &mut egui::Ui, side: Side, chart: &mut Vec<ChartTeam>) 
                     .iter()
                     .map(|u| format!("{}{} {}–{}", u.name, if u.required { "*" } else { "" }, u.min, u.max))
                     .collect();
-                let what = if types.is_empty() { "Wildcards, may join any team".to_string() } else { types.join(", ") };
+                let what = if types.is_empty() { "may join any team".to_string() } else { types.join(", ") };
                 format!("{} ({what}): {}", t.name, units.join(", "))
             })
             .collect();
