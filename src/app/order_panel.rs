@@ -630,8 +630,9 @@ fn executive_ui(
             tick_members(ui, ids, &mut f.members);
         });
         // (Before the Command Token is spent: which units the army's Fireteams Chart lets form it.)
-        if let Some(why) =
-            (f.members.len() >= 2).then(|| game.fireteam_chart_problem(side, f.kind, &f.members)).flatten()
+        if let Some(why) = (f.members.len() >= 2)
+            .then(|| game.setup().armies.get(side).fireteam_chart_problem(f.kind, &f.members))
+            .flatten()
         {
             ui.colored_label(ui.visuals().warn_fg_color, format!("Fireteams Chart: {why}"));
         }

@@ -1250,17 +1250,6 @@ impl Game {
         Ok(same[..over].to_vec())
     }
 
-    /// Why `side`'s army's Fireteams Chart does not let `members` form a `kind` Fireteam, if it
-    /// does not ([`super::chart_problem`]; not checked when a member's unit is not known).
-    pub fn fireteam_chart_problem(&self, side: Side, kind: FireteamKind, members: &[String]) -> Option<String> {
-        let army = &self.setup.armies.get(side);
-        let units: Option<Vec<(&str, &str)>> = members
-            .iter()
-            .map(|m| army.troopers().find(|t| t.id == *m).and_then(|t| Some((m.as_str(), t.unit.as_deref()?))))
-            .collect();
-        super::chart_problem(&army.fireteam_chart, kind, &units?)
-    }
-
     /// The camera calibration in force: the setup's, or the latest `calibrate` event's.
     pub fn calibration(&self) -> Option<&CalibrationSetup> {
         self.calibration.as_ref()
@@ -2164,7 +2153,7 @@ impl Game {
                 _ => return reject(Rule::Fireteams, format!("{m} is not in Coherency (inside the Team Leader's ZoC)")),
             }
         }
-        if let Some(why) = self.fireteam_chart_problem(side, kind, members) {
+        if let Some(why) = self.setup.armies.get(side).fireteam_chart_problem(kind, members) {
             return reject(Rule::Fireteams, why);
         }
         let cancelled: Vec<String> = match self.fireteams_cancelled_by_one_more(side, kind) {

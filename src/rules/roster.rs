@@ -331,6 +331,16 @@ struct ArmyFile {
 }
 
 impl Army {
+    /// Why its Fireteams Chart does not let troopers `members` form a `kind` Fireteam, if it does
+    /// not ([`chart_problem`]; not checked when a member's unit is not known).
+    pub fn fireteam_chart_problem(&self, kind: FireteamKind, members: &[String]) -> Option<String> {
+        let units: Option<Vec<(&str, &str)>> = members
+            .iter()
+            .map(|m| self.troopers().find(|t| t.id == *m).and_then(|t| Some((m.as_str(), t.unit.as_deref()?))))
+            .collect();
+        chart_problem(&self.fireteam_chart, kind, &units?)
+    }
+
     /// Army points: as given, or the sum of its troopers'.
     pub fn total_points(&self) -> u32 {
         self.points.unwrap_or_else(|| self.troopers().map(|t| t.points).sum())
@@ -707,12 +717,7 @@ impl Setup {
             if let Some(why) = army.fireteam_limits.exceeded(ft.kind, same_kind + 1) {
                 return Err(err(f, why));
             }
-            let units: Option<Vec<(&str, &str)>> = ft
-                .members
-                .iter()
-                .map(|m| army.troopers().find(|t| t.id == *m).and_then(|t| Some((m.as_str(), t.unit.as_deref()?))))
-                .collect();
-            if let Some(why) = units.and_then(|u| chart_problem(&army.fireteam_chart, ft.kind, &u)) {
+            if let Some(why) = army.fireteam_chart_problem(ft.kind, &ft.members) {
                 return Err(err(f, why));
             }
         }
