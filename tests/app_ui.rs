@@ -632,6 +632,54 @@ fn a_climb_drafted_in_the_panel_is_measured_as_climb_measures_it_and_lands_on_th
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The Executive Use panel says what the army's Fireteams Chart makes of the ticked members
+/// before the Command Token is spent, and the rules refuse the Fireteam for the same reason.
+#[test]
+fn the_executive_use_panel_says_when_the_fireteams_chart_does_not_take_the_ticked_troopers() {
+    use egui::accesskit::Role;
+    let (dir, path) = new_game_from("tests/fixtures/full-order-aros.jsonl", "chartpanel");
+    // Its A army gets a chart whose only team is a Core of LINE troopers, and two of them.
+    let text = std::fs::read_to_string(&path).expect("the header");
+    let mut header: serde_json::Value = serde_json::from_str(text.trim()).expect("a JSON header");
+    let army = &mut header["setup"]["armies"]["A"];
+    army["fireteam_chart"] = serde_json::json!([
+        {"name": "Line Fireteams", "types": ["core"], "units": [{"unit": "line", "name": "LINE", "min": 1, "max": 5}]}
+    ]);
+    for t in army["groups"][0]["troopers"].as_array_mut().expect("A's troopers") {
+        if ["a_lt", "a_imp"].contains(&t["id"].as_str().unwrap_or_default()) {
+            t["unit"] = serde_json::json!("line");
+        }
+    }
+    std::fs::write(&path, format!("{header}\n")).expect("written");
+    let (mut h, _) = game_app(&path);
+    h.run();
+    h.get_by_label("Create a Fireteam (1 Command Token)").click();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "id").focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, "id").type_text("duo-a");
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "type").click();
+    h.run();
+    h.get_by_label("duo").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "a_lt").click();
+    h.run();
+    let said = "Fireteams Chart: this army's Fireteams Chart has no team that may be a Duo";
+    assert!(h.query_by_label(said).is_none(), "nothing said for one member");
+    h.get_by_role_and_label(Role::CheckBox, "a_imp").click();
+    h.run();
+    h.get_by_label(said);
+    h.get_by_label("Create Fireteam").click();
+    h.run();
+    // (Refused, saying why, beside the panel's warning, which still stands.)
+    h.get_by_label_contains("Refused — ");
+    assert_eq!(h.query_all_by_label_contains("no team that may be a Duo").count(), 2);
+    let formed = |g: &sightline::rules::Game| g.fireteams(sightline::geometry::Side::A).iter().any(|f| f.id == "duo-a");
+    assert!(h.state().game().is_some_and(|g| !formed(g.game())), "no Duo formed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn fireteams_templates_and_outcomes_are_put_together_in_the_panel_and_saved_as_events() {
     use egui::accesskit::Role;
