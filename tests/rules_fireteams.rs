@@ -358,6 +358,11 @@ fn the_army_s_fireteams_chart_decides_which_units_may_form_each_fireteam() {
     // What the chart lists is formed.
     let formed = ok(&g, create("haris", &["l", "m2", "m3"]));
     assert_eq!(members(&formed, Side::A, "n"), vec!["l", "m2", "m3"]);
+    // A chart row that makes no sense is refused, named.
+    let mut bad = s.clone();
+    bad["armies"]["A"]["fireteam_chart"][0]["units"][1]["min"] = json!(3);
+    let e = Game::new(serde_json::from_value(bad).expect("setup JSON")).expect_err("min over max");
+    assert!(e.field.ends_with("fireteam_chart[0] (\"Line Fireteams\").units[1]") && e.reason.contains("min 3"), "{e}");
     // A trooper whose unit is not known (a trooper added by hand) leaves the team unchecked.
     units(&mut s, [Some("line"), None, Some("heavy"), Some("heavy")]);
     assert_eq!(members(&game(s), Side::A, "fa"), vec!["l", "m1", "m2", "m3"]);

@@ -679,6 +679,21 @@ impl Setup {
         let army = self.armies.get(side);
         let mut member_of: HashSet<&str> = HashSet::new();
         let mut ids: HashSet<&str> = HashSet::new();
+        // (A chart's rows must make sense before any Fireteam is held to them.)
+        for (i, team) in army.fireteam_chart.iter().enumerate() {
+            let at = format!("armies.{s}.fireteam_chart[{i}] (\"{}\")", team.name);
+            if team.units.is_empty() {
+                return Err(err(at, "a team of the Fireteams Chart with no units"));
+            }
+            for (j, u) in team.units.iter().enumerate() {
+                if u.unit.trim().is_empty() {
+                    return Err(err(format!("{at}.units[{j}].unit"), "missing: the unit this row lets join"));
+                }
+                if u.min > u.max {
+                    return Err(err(format!("{at}.units[{j}]"), format!("min {} is more than max {}", u.min, u.max)));
+                }
+            }
+        }
         for (i, ft) in army.fireteams.iter().enumerate() {
             let f = format!("armies.{s}.fireteams[{i}] (\"{}\")", ft.id);
             if !ids.insert(&ft.id) {
