@@ -1086,6 +1086,19 @@ fn an_army_code_pasted_in_the_new_game_window_becomes_an_army() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The invented army data (tests/fixtures/army-data) with `chart` as its `fireteamChart`, written
+/// into `dir`: its path.
+fn army_data_with_chart(dir: &std::path::Path, chart: &str) -> std::path::PathBuf {
+    let data = dir.join("army-data.json");
+    let fixture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json"))
+            .expect("the invented army data");
+    let with = fixture.replacen(r#""fireteamChart": {}"#, &format!(r#""fireteamChart": {chart}"#), 1);
+    assert_ne!(with, fixture, "the fixture has an empty chart");
+    std::fs::write(&data, with).expect("a data file with a chart");
+    data
+}
+
 /// How many Fireteams of each type an army may have on the table: read from the Fireteams Chart
 /// of an imported army's data and said in its notes, set by hand in the New game window for a
 /// typed list, and kept in the game's setup.
@@ -1094,12 +1107,7 @@ fn fireteam_limits_come_from_an_army_s_chart_or_the_new_game_window() {
     use egui::accesskit::Role;
     let dir = fresh_dir("ftlimits");
     let game = dir.join("limits.jsonl");
-    let data = dir.join("army-data.json");
-    let fixture =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json"))
-            .expect("the invented army data");
-    let chart = r#""fireteamChart": {"spec": {"CORE": 1, "HARIS": 2, "DUO": 3}}"#;
-    std::fs::write(&data, fixture.replacen(r#""fireteamChart": {}"#, chart, 1)).expect("a data file with a chart");
+    let data = army_data_with_chart(&dir, r#"{"spec": {"CORE": 1, "HARIS": 2, "DUO": 3}}"#);
     let mut h = new_game_window();
     retype(&mut h, "B's army code", INVENTED_CODE);
     retype(&mut h, "B's army data", data.to_str().expect("utf-8 path"));
@@ -1129,13 +1137,9 @@ fn fireteam_limits_come_from_an_army_s_chart_or_the_new_game_window() {
 #[test]
 fn an_imported_fireteams_chart_s_teams_are_kept_unless_the_players_say_not_to_check_them() {
     let dir = fresh_dir("ftchart");
-    let data = dir.join("army-data.json");
-    let fixture =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/army-data/invented-army.json"))
-            .expect("the invented army data");
-    let chart = r#""fireteamChart": {"spec": {"CORE": 1}, "teams": [{"name": "Invented Fireteams", "type": ["CORE"],
+    let chart = r#"{"spec": {"CORE": 1}, "teams": [{"name": "Invented Fireteams", "type": ["CORE"],
         "units": [{"slug": "invented-line", "name": "LINE", "min": 1, "max": 5}]}]}"#;
-    std::fs::write(&data, fixture.replacen(r#""fireteamChart": {}"#, chart, 1)).expect("a data file with a chart");
+    let data = army_data_with_chart(&dir, chart);
     for check in [true, false] {
         let game = dir.join(format!("chart-{check}.jsonl"));
         let mut h = new_game_window();

@@ -267,17 +267,21 @@ fn bad_army_data_is_refused_naming_the_field() {
     assert!(e.at.starts_with("units[0].profileGroups[0].profiles[0].s"), "{e}");
 }
 
+/// The army made from `members` (unit, profile group, option) of the invented data with `chart`
+/// as its `fireteamChart` (the fixture's own is empty).
+fn imported_with_chart(chart: &str, members: &[(u16, u16, u16)]) -> sightline::store::army_data::Imported {
+    let text = DATA.replacen("\"fireteamChart\": {}", &format!("\"fireteamChart\": {chart}"), 1);
+    assert_ne!(text, DATA, "the fixture has an empty chart");
+    let data = ArmyData::from_json(&text).expect("army data with a chart");
+    army_from_code(&code(&[members]), &data, "a").expect("an army")
+}
+
 /// The army data's Fireteams Chart (`fireteamChart.spec`) gives the army how many Fireteams of
 /// each type it may have on the table (digest §7, the 2022 chart); a chart that cannot be read
 /// costs only its numbers, said in the notes.
 #[test]
 fn the_fireteams_chart_s_numbers_become_the_army_s_limits() {
-    let with_chart = |chart: &str| {
-        let text = DATA.replacen("\"fireteamChart\": {}", &format!("\"fireteamChart\": {chart}"), 1);
-        assert_ne!(text, DATA, "the fixture has an empty chart");
-        let data = ArmyData::from_json(&text).expect("army data with a chart");
-        army_from_code(&code(&[&[(1091, 1, 1)]]), &data, "a").expect("an army")
-    };
+    let with_chart = |chart: &str| imported_with_chart(chart, &[(1091, 1, 1)]);
     let chart = r#"{"spec": {"CORE": 1, "HARIS": "2", "DUO": 256}, "desc": "",
         "teams": [{"name": "Invented Fireteam", "type": ["CORE", "HARIS", "DUO"],
                    "units": [{"name": "INVENTED LINE TROOPERS", "slug": "invented-line", "min": 0, "max": 5}]}]}"#;
@@ -318,11 +322,7 @@ fn the_fireteams_chart_s_numbers_become_the_army_s_limits() {
 /// check, said in the notes with its field.
 #[test]
 fn the_fireteams_chart_s_teams_and_each_trooper_s_unit_are_kept() {
-    let with_chart = |chart: &str| {
-        let text = DATA.replacen("\"fireteamChart\": {}", &format!("\"fireteamChart\": {chart}"), 1);
-        let data = ArmyData::from_json(&text).expect("army data with a chart");
-        army_from_code(&code(&[&[(1091, 1, 1), (2000, 1, 1)]]), &data, "a").expect("an army")
-    };
+    let with_chart = |chart: &str| imported_with_chart(chart, &[(1091, 1, 1), (2000, 1, 1)]);
     let chart = r#"{"spec": {"CORE": 1, "HARIS": 1, "DUO": 256}, "desc": "",
         "teams": [
           {"name": "Invented  Fireteams", "obs": "", "type": ["HARIS", "CORE"],

@@ -9,8 +9,8 @@
 use super::order_panel::{act, fireteam_kind, side_name, tick_members, words};
 use crate::geometry::{Scene, Side, Silhouette};
 use crate::rules::{
-    Ability, Army, BySide, CalibrationSetup, ChartTeam, CombatGroup, FireteamKind, FireteamLimits, FireteamSetup, Game,
-    LieutenantOption, Setup, State, TerrainSetup, Training, TrooperSetup,
+    Ability, Army, BySide, CalibrationSetup, ChartTeam, ChartUnit, CombatGroup, FireteamKind, FireteamLimits,
+    FireteamSetup, Game, LieutenantOption, Setup, State, TerrainSetup, Training, TrooperSetup,
 };
 use std::path::{Path, PathBuf};
 
@@ -926,11 +926,7 @@ fn fireteam_chart_ui(ui: &mut egui::Ui, side: Side, chart: &mut Vec<ChartTeam>) 
             .iter()
             .map(|t| {
                 let types: Vec<&str> = t.types.iter().map(|k| k.name()).collect();
-                let units: Vec<String> = t
-                    .units
-                    .iter()
-                    .map(|u| format!("{}{} {}–{}", u.name, if u.required { "*" } else { "" }, u.min, u.max))
-                    .collect();
+                let units: Vec<String> = t.units.iter().map(ChartUnit::describe).collect();
                 let what = if types.is_empty() { "may join any team".to_string() } else { types.join(", ") };
                 format!("{} ({what}): {}", t.name, units.join(", "))
             })

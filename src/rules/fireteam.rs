@@ -165,6 +165,15 @@ pub struct ChartUnit {
     pub required: bool,
 }
 
+impl ChartUnit {
+    /// "LINE* 1–5": its name in the chart (its unit when it has none), a star when required, its
+    /// fewest and most.
+    pub fn describe(&self) -> String {
+        let name = if self.name.is_empty() { &self.unit } else { &self.name };
+        format!("{name}{} {}–{}", if self.required { "*" } else { "" }, self.min, self.max)
+    }
+}
+
 /// Why troopers of units `units` (one per member, in order, with the member's id) may not form a
 /// `kind` Fireteam under the army's Fireteams Chart `chart`, if they may not: no team of the chart
 /// that may be a `kind` takes them, each unit within its minimum and maximum and with a required
@@ -172,7 +181,7 @@ pub struct ChartUnit {
 /// troopers. Units are matched by name; the chart's comments (profiles a row is limited to, the
 /// "FTO" options, tags that count as another unit for the bonus) are not read, so a team the chart
 /// forbids by a comment alone is allowed (README, assumption "Fireteams Chart teams").
-pub fn chart_problem<'a>(chart: &'a [ChartTeam], kind: FireteamKind, members: &[(&str, &str)]) -> Option<String> {
+pub fn chart_problem(chart: &[ChartTeam], kind: FireteamKind, members: &[(&str, &str)]) -> Option<String> {
     if chart.is_empty() {
         return None;
     }
@@ -186,18 +195,18 @@ pub fn chart_problem<'a>(chart: &'a [ChartTeam], kind: FireteamKind, members: &[
     if teams.is_empty() {
         return Some(format!("this army's Fireteams Chart has no team that may be a {}", kind.name()));
     }
-    // (A team's own units, then the Wildcards it does not name itself: only its own have a minimum.)
-    fn rows<'c>(team: &'c ChartTeam, wildcards: &[&'c ChartUnit]) -> Vec<(&'c ChartUnit, bool)> {
-        let own = team.units.iter().map(|u| (u, true));
-        let extra = wildcards.iter().filter(|w| !team.units.iter().any(|u| u.unit == w.unit)).map(|w| (*w, false));
-        own.chain(extra).collect()
-    }
-    let rows_of = |team: &'a ChartTeam| rows(team, &wildcards);
-    let strays: Vec<(&str, &str)> = members
+    // Each team's rows: its own units, then the Wildcards it does not name itself (only its own
+    // have a minimum).
+    let rows: Vec<Vec<(&ChartUnit, bool)>> = teams
         .iter()
-        .copied()
-        .filter(|(_, unit)| !teams.iter().any(|t| rows_of(t).iter().any(|(r, _)| r.unit == *unit)))
+        .map(|team| {
+            let own = team.units.iter().map(|u| (u, true));
+            let extra = wildcards.iter().filter(|w| !team.units.iter().any(|u| u.unit == w.unit)).map(|w| (*w, false));
+            own.chain(extra).collect()
+        })
         .collect();
+    let strays: Vec<(&str, &str)> =
+        members.iter().copied().filter(|(_, unit)| !rows.iter().flatten().any(|(r, _)| r.unit == *unit)).collect();
     if !strays.is_empty() {
         return Some(format!(
             "{}: no {} of this army's Fireteams Chart takes that unit",
@@ -205,17 +214,14 @@ pub fn chart_problem<'a>(chart: &'a [ChartTeam], kind: FireteamKind, members: &[
             kind.name()
         ));
     }
-    if teams.iter().any(|t| fits(&rows_of(t), members)) {
+    if rows.iter().any(|r| fits(r, members)) {
         return None;
     }
     let described: Vec<String> = teams
         .iter()
         .map(|t| {
-            let units = t.units.iter().map(|u| {
-                let star = if u.required { "*" } else { "" };
-                format!("{}{star} {}–{}", if u.name.is_empty() { &u.unit } else { &u.name }, u.min, u.max)
-            });
-            format!("{} ({})", t.name, units.collect::<Vec<_>>().join(", "))
+            let units: Vec<String> = t.units.iter().map(ChartUnit::describe).collect();
+            format!("{} ({})", t.name, units.join(", "))
         })
         .collect();
     Some(format!(
