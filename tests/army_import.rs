@@ -377,4 +377,8 @@ fn the_fireteams_chart_s_teams_and_each_trooper_s_unit_are_kept() {
     let said: Vec<&String> = imported.notes.iter().filter(|n| n.contains("could not be read")).collect();
     assert_eq!(said.len(), 1, "{:?}", imported.notes);
     assert!(said[0].contains("fireteamChart.teams[0].units[1].max"), "{}", said[0]);
+    // A team that lists no units is left out (a setup refuses one), and the rest still count.
+    let empty = chart.replacen(r#""teams": ["#, r#""teams": [{"name": "Empty", "type": ["DUO"], "units": []},"#, 1);
+    let names: Vec<String> = with_chart(&empty).army.fireteam_chart.iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names, vec!["Invented Fireteams", "Wildcards"]);
 }

@@ -96,7 +96,7 @@ fn count(value: &serde_json::Value) -> Option<usize> {
 /// The teams of the army data's Fireteams Chart (digest §7, the 2022 chart ✅): `teams[]`, each
 /// with its `name`, the types it may form (`type`: `["HARIS", "CORE"]`; none for the chart's
 /// Wildcards) and its `units[]` (`slug`, `name`, `min`, `max`, `required`). A team whose types
-/// are all of other kinds (none in N4) is left out. No `teams`: none (any troopers may form a
+/// are all of other kinds (none in N4), or that lists no units, is left out. No `teams`: none (any troopers may form a
 /// Fireteam). The error names the field.
 fn chart_teams(chart: &serde_json::Value) -> Result<Vec<ChartTeam>, String> {
     let Some(teams) = chart.get("teams") else { return Ok(Vec::new()) };
@@ -139,7 +139,11 @@ fn chart_teams(chart: &serde_json::Value) -> Result<Vec<ChartTeam>, String> {
             let required = row.get("required").and_then(|r| r.as_bool()).unwrap_or(false);
             units.push(ChartUnit { unit: unit.into(), name: tidy(text("name")), min, max, required });
         }
-        out.push(ChartTeam { name, types, units });
+        // (A team with no units lets nobody form it, nor lends a Wildcard: left out, as the setup
+        // refuses one.)
+        if !units.is_empty() {
+            out.push(ChartTeam { name, types, units });
+        }
     }
     Ok(out)
 }
