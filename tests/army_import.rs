@@ -325,7 +325,7 @@ fn the_fireteams_chart_s_teams_and_each_trooper_s_unit_are_kept() {
     let with_chart = |chart: &str| imported_with_chart(chart, &[(1091, 1, 1), (2000, 1, 1)]);
     let chart = r#"{"spec": {"CORE": 1, "HARIS": 1, "DUO": 256}, "desc": "",
         "teams": [
-          {"name": "Invented  Fireteams", "obs": "", "type": ["HARIS", "CORE"],
+          {"name": "Invented  Fireteams", "obs": " Haris:  no more than one SCOUTS ", "type": ["HARIS", "CORE"],
            "units": [{"min": 1, "max": 5, "name": "INVENTED LINE", "comment": "", "required": false, "slug": "invented-line"},
                      {"min": "0", "max": 2, "name": "SCOUTS", "comment": "(Line)", "required": true, "slug": "invented-scouts"}]},
           {"name": "Triads", "type": ["TRIAD"], "units": [{"min": 0, "max": 3, "name": "X", "slug": "invented-walker"}]},
@@ -357,6 +357,11 @@ fn the_fireteams_chart_s_teams_and_each_trooper_s_unit_are_kept() {
         "the TRIAD team is left out, the Wildcards kept with no type"
     );
     assert_eq!(teams[0].units[1].name, "SCOUTS");
+    // What the chart says beside a row and under a team is kept (shown, not checked).
+    assert_eq!(teams[0].units[1].comment, "(Line)");
+    assert_eq!(teams[0].units[0].comment, "");
+    assert_eq!(teams[0].note, "Haris: no more than one SCOUTS");
+    assert_eq!(teams[1].note, "");
     let units: Vec<Option<&str>> = imported.army.troopers().map(|t| t.unit.as_deref()).collect();
     assert!(units.contains(&Some("invented-line")) && units.contains(&Some("invented-scouts")), "{units:?}");
     assert!(units.iter().all(Option::is_some), "{units:?}");

@@ -922,17 +922,8 @@ fn fireteam_chart_ui(ui: &mut egui::Ui, side: Side, chart: &mut Vec<ChartTeam>) 
     }
     ui.horizontal_wrapped(|ui| {
         let teams: Vec<&str> = chart.iter().filter(|t| !t.types.is_empty()).map(|t| t.name.as_str()).collect();
-        let detail: Vec<String> = chart
-            .iter()
-            .map(|t| {
-                let types: Vec<&str> = t.types.iter().map(|k| k.name()).collect();
-                let units: Vec<String> = t.units.iter().map(ChartUnit::describe).collect();
-                let what = if types.is_empty() { "may join any team".to_string() } else { types.join(", ") };
-                format!("{} ({what}): {}", t.name, units.join(", "))
-            })
-            .collect();
         ui.label(format!("Fireteams Chart: {} — only the units it lists form each Fireteam", teams.join(", ")))
-            .on_hover_text(detail.join("\n"));
+            .on_hover_text(chart_detail(chart));
         if ui
             .small_button("Don't check")
             .on_hover_text(format!(
@@ -944,6 +935,25 @@ fn fireteam_chart_ui(ui: &mut egui::Ui, side: Side, chart: &mut Vec<ChartTeam>) 
             chart.clear();
         }
     });
+}
+
+/// The Fireteams Chart's teams, a line each with its types and rows, and what the chart says
+/// beside them that sightline does not check (its comments on rows, its notes under teams).
+fn chart_detail(chart: &[ChartTeam]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for t in chart {
+        let types: Vec<&str> = t.types.iter().map(|k| k.name()).collect();
+        let units: Vec<String> = t.units.iter().map(ChartUnit::describe_with_comment).collect();
+        let what = if types.is_empty() { "may join any team".to_string() } else { types.join(", ") };
+        lines.push(format!("{} ({what}): {}", t.name, units.join(", ")));
+        if !t.note.is_empty() {
+            lines.push(format!("    {}", t.note));
+        }
+    }
+    if chart.iter().any(|t| !t.note.is_empty() || t.units.iter().any(|u| !u.comment.is_empty())) {
+        lines.push("The chart's comments and notes are not checked: the players judge them.".into());
+    }
+    lines.join("\n")
 }
 
 /// The least width of the abilities column of the army grid, points: as wide as "NCO, tactical
@@ -1057,6 +1067,40 @@ fn trooper_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_chart_s_hover_shows_its_rows_with_their_comments_and_the_teams_notes_as_not_checked() {
+        let row = |unit: &str, max, comment: &str| ChartUnit {
+            unit: unit.into(),
+            name: unit.to_uppercase(),
+            min: 0,
+            max,
+            required: false,
+            comment: comment.into(),
+        };
+        let mut chart = vec![
+            ChartTeam {
+                name: "Line Fireteams".into(),
+                types: vec![FireteamKind::Core, FireteamKind::Haris],
+                units: vec![row("line", 5, ""), row("scouts", 2, "(Line)")],
+                note: "Only one Scout profile".into(),
+            },
+            ChartTeam { name: "Wildcards".into(), types: vec![], units: vec![row("twin", 1, "")], note: String::new() },
+        ];
+        assert_eq!(
+            chart_detail(&chart),
+            "Line Fireteams (Core, Haris): LINE 0–5, SCOUTS 0–2 (Line)\n    Only one Scout profile\n\
+             Wildcards (may join any team): TWIN 0–1\n\
+             The chart's comments and notes are not checked: the players judge them."
+        );
+        // With nothing the chart says beside its rows, no word of comments.
+        chart[0].units[1].comment.clear();
+        chart[0].note.clear();
+        assert_eq!(
+            chart_detail(&chart),
+            "Line Fireteams (Core, Haris): LINE 0–5, SCOUTS 0–2\nWildcards (may join any team): TWIN 0–1"
+        );
+    }
 
     fn no_corners() -> BySide<String> {
         BySide { a: String::new(), b: String::new() }

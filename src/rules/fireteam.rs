@@ -143,6 +143,10 @@ pub struct ChartTeam {
     pub types: Vec<FireteamKind>,
     /// Its units, each with how many of them a Fireteam may hold.
     pub units: Vec<ChartUnit>,
+    /// What the chart notes under the team (the army builder's `obs`): shown to the players, not
+    /// checked.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
 }
 
 /// One unit of a [`ChartTeam`].
@@ -163,6 +167,10 @@ pub struct ChartUnit {
     /// so (the chart's "*").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub required: bool,
+    /// What the chart says beside the row (a profile it is limited to, a Fireteam option, the
+    /// unit it counts as, "(Senku)"): shown to the players, not checked.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
 }
 
 impl ChartUnit {
@@ -171,6 +179,15 @@ impl ChartUnit {
     pub fn describe(&self) -> String {
         let name = if self.name.is_empty() { &self.unit } else { &self.name };
         format!("{name}{} {}–{}", if self.required { "*" } else { "" }, self.min, self.max)
+    }
+
+    /// [`ChartUnit::describe`] with the chart's comment on the row after it, if it has one:
+    /// "SCOUTS 0–2 (Line)".
+    pub fn describe_with_comment(&self) -> String {
+        match self.comment.as_str() {
+            "" => self.describe(),
+            comment => format!("{} {comment}", self.describe()),
+        }
     }
 }
 
@@ -332,8 +349,10 @@ mod tests {
                     min,
                     max,
                     required,
+                    comment: String::new(),
                 })
                 .collect(),
+            note: String::new(),
         }
     }
 

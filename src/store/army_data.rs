@@ -137,12 +137,14 @@ fn chart_teams(chart: &serde_json::Value) -> Result<Vec<ChartTeam>, String> {
                 return Err(format!("{at}: min {min} is more than max {max}"));
             }
             let required = row.get("required").and_then(|r| r.as_bool()).unwrap_or(false);
-            units.push(ChartUnit { unit: unit.into(), name: tidy(text("name")), min, max, required });
+            let (name, comment) = (tidy(text("name")), tidy(text("comment")));
+            units.push(ChartUnit { unit: unit.into(), name, min, max, required, comment });
         }
         // (A team with no units lets nobody form it, nor lends a Wildcard: left out, as the setup
         // refuses one.)
         if !units.is_empty() {
-            out.push(ChartTeam { name, types, units });
+            let note = tidy(team.get("obs").and_then(|o| o.as_str()).unwrap_or_default());
+            out.push(ChartTeam { name, types, units, note });
         }
     }
     Ok(out)
@@ -499,7 +501,7 @@ pub fn army_from_code(code: &ArmyCode, data: &ArmyData, id_prefix: &str) -> Resu
         Some(Ok(teams)) if !teams.is_empty() => {
             let names: Vec<&str> = teams.iter().filter(|t| !t.types.is_empty()).map(|t| t.name.as_str()).collect();
             notes.push(format!(
-                "the Fireteams Chart's teams ({}) decide which troopers may form each Fireteam; its comments (profiles, FTO options) are not checked",
+                "the Fireteams Chart's teams ({}) decide which troopers may form each Fireteam; its comments (profiles, FTO options) and notes are shown in the New game window, not checked",
                 names.join(", ")
             ));
             teams.clone()
