@@ -1401,6 +1401,11 @@ fn line_of_fire_in(
     // are named with the rest. A piece that holds the whole base is right in front of it wherever
     // a line enters it, and the lowest line, rising to the feet there, runs into it: it blocks.)
     let mut under_feet = Vec::new();
+    // (Pieces level with the target's feet that reach under part of its base, when lines come up
+    // to it: named, whatever the estimate says, where lines reaching its rim over them run into
+    // them — [`rim_arrival_blocks`] — when some line is clear.)
+    let rising = viewer.bottom() < target.bottom() - EPS;
+    let mut rim_candidates = Vec::new();
     let (clipped, clip_tmp) = (&mut chain.clipped, &mut chain.tmp);
     q.terrain.retain(|&i| {
         let t = &obstacles.terrain[i];
@@ -1467,11 +1472,20 @@ fn line_of_fire_in(
                 min_outside_discs(clipped, [(target.centre, target.radius()), viewer_disc], dir, &|p| ceiling.floor(p)),
             )
         };
+        let hung_from = || t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
+        let mut named = false;
         if t.height_in > low + EPS {
-            let hung_from = t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
-            if hung_from { under_feet.push(Blocker::Terrain(i)) } else { blockers.push(Blocker::Terrain(i)) }
+            if hung_from() {
+                under_feet.push(Blocker::Terrain(i));
+            } else {
+                blockers.push(Blocker::Terrain(i));
+                named = true;
+            }
         } else if t.height_in > floor + EPS {
             maybe.push(Blocker::Terrain(i));
+        }
+        if rising && !named && t.height_in >= target.bottom() - EPS && hung_from() {
+            rim_candidates.push(Blocker::Terrain(i));
         }
         true
     });
@@ -1562,7 +1576,25 @@ fn line_of_fire_in(
     let feet = (viewer.bottom(), target.bottom());
     let beneath =
         [(viewer.centre, viewer.radius(), viewer.bottom()), (target.centre, target.radius(), target.bottom())];
+    // (Of the pieces under the target's feet, those lines coming up to its rim run into: named,
+    // and no longer left to the sampled lines to confirm.)
+    let rim_named = |[under_feet, maybe, blockers]: [&mut Vec<Blocker>; 3]| {
+        let before = blockers.len();
+        for &k in &rim_candidates {
+            if let Blocker::Terrain(i) = k
+                && rim_arrival_blocks(&obstacles.terrain[i].polygon, &va, &tb)
+            {
+                under_feet.retain(|&u| u != k);
+                maybe.retain(|&u| u != k);
+                blockers.push(k);
+            }
+        }
+        if blockers.len() > before {
+            blockers.sort_unstable();
+        }
+    };
     if let Some(w) = coarse {
+        rim_named([&mut under_feet, &mut maybe, &mut blockers]);
         maybe.append(&mut under_feet);
         met_low(&mut blockers, hull);
         met_low(&mut maybe, hull);
@@ -1616,6 +1648,7 @@ fn line_of_fire_in(
     };
     met_low(&mut blockers, hull);
     if w.is_some() {
+        rim_named([&mut under_feet, &mut maybe, &mut blockers]);
         maybe.append(&mut under_feet);
         met_low(&mut maybe, hull);
         if !maybe.is_empty() {
@@ -2584,6 +2617,88 @@ fn confirm_blockers(
     if named.len() > before {
         named.sort_unstable();
     }
+}
+
+/// Whether piece `poly` — level with a raised target's feet and reaching under part of its base
+/// (the roof it hangs over the edge of) — blocks a line that comes up from lower feet (the
+/// caller's to check) and reaches the target's feet at its rim from outside the base (assumption
+/// UNDERSIDE): such a line ends at a rim point over the inside of the piece, so just before it
+/// runs inside the piece below its top. Exact, where sampling the rim every 1.5 mm can miss a
+/// shorter stretch of it over the piece that lines from the viewer reach (session 43, brute
+/// force seed 1028: a Prone trooper on a roof corner, 1.2 mm of its rim reachable over the roof).
+///
+/// The rim points strictly inside the piece, those some point of the viewer's region `va` sees
+/// from outside the target's disc (the region's support along the rim's outward normal beyond
+/// the rim point), and those in front of the viewer's arc line when `tb` is clipped, are each a
+/// union of open arcs. Their ends are angles worked out in closed form: where the rim crosses an
+/// edge of the piece or the arc line, where a sinusoid `w·n − k` of the support is zero, and
+/// where the support changes form. One angle between each two of these decides for the whole
+/// stretch. Angles in radians; lengths in inches.
+fn rim_arrival_blocks(poly: &[TablePoint], va: &Region, tb: &Region) -> bool {
+    let (cb, rb) = (tb.centre, tb.r);
+    let (ca, ra) = (va.centre, va.r);
+    let rim = |phi: f64| TablePoint::new(cb.x + rb * phi.cos(), cb.y + rb * phi.sin());
+    let mut cuts: Vec<f64> = Vec::new();
+    // (Angles φ with w·n(φ) = k, n(φ) the unit vector at φ.)
+    let sinusoid = |w: TablePoint, k: f64, cuts: &mut Vec<f64>| {
+        let len = w.norm();
+        if len > 1e-12 && k.abs() <= len {
+            let (at, spread) = (w.y.atan2(w.x), (k / len).acos());
+            cuts.extend([at - spread, at + spread]);
+        }
+    };
+    // Where the rim crosses the piece's edges.
+    for (a, b) in edges(poly) {
+        let (d, f) = (b.sub(a), a.sub(cb));
+        let (qa, qb, qc) = (d.dot(d), 2.0 * f.dot(d), f.dot(f) - rb * rb);
+        let disc = qb * qb - 4.0 * qa * qc;
+        if qa > 1e-18 && disc >= 0.0 {
+            for s in [(-qb - disc.sqrt()) / (2.0 * qa), (-qb + disc.sqrt()) / (2.0 * qa)] {
+                if (-1e-9..=1.0 + 1e-9).contains(&s) {
+                    let v = a.add(d.scale(s)).sub(cb);
+                    cuts.push(v.y.atan2(v.x));
+                }
+            }
+        }
+    }
+    // The viewer region's support along n: its disc's, or (where the disc's extreme point is
+    // behind the arc line) the better end of the chord along that line.
+    let chord = va.clip.map(|(o, f)| {
+        let off = ca.sub(o).dot(f);
+        let half = (ra * ra - off * off).max(0.0).sqrt();
+        let (mid, along) = (ca.sub(f.scale(off)), TablePoint::new(-f.y, f.x));
+        (f, o, [mid.add(along.scale(half)), mid.sub(along.scale(half))])
+    });
+    let support = |n: TablePoint| match chord {
+        Some((f, o, ends)) if ca.add(n.scale(ra)).sub(o).dot(f) < 0.0 => ends[0].dot(n).max(ends[1].dot(n)),
+        _ => ca.dot(n) + ra,
+    };
+    // Seen from outside: support(n) − cb·n − rb > 0, each form of the support a sinusoid.
+    sinusoid(ca.sub(cb), rb - ra, &mut cuts);
+    if let Some((f, o, ends)) = chord {
+        for e in ends {
+            sinusoid(e.sub(cb), rb, &mut cuts);
+        }
+        // (Where the disc's extreme point crosses the arc line.)
+        sinusoid(f, -ca.sub(o).dot(f) / ra.max(1e-12), &mut cuts);
+    }
+    // In front of the target's clip line: (cb + rb·n − o)·f > 0.
+    if let Some((o, f)) = tb.clip {
+        sinusoid(f, -cb.sub(o).dot(f) / rb.max(1e-12), &mut cuts);
+    }
+    let tau = std::f64::consts::TAU;
+    let mut cuts: Vec<f64> = cuts.into_iter().map(|a| a.rem_euclid(tau)).collect();
+    cuts.sort_by(f64::total_cmp);
+    let between: Vec<f64> = match cuts.len() {
+        0 => vec![0.0],
+        k => (0..k)
+            .map(|i| if i + 1 < k { 0.5 * (cuts[i] + cuts[i + 1]) } else { 0.5 * (cuts[i] + cuts[0] + tau) })
+            .collect(),
+    };
+    between.into_iter().any(|phi| {
+        let (n, p) = (TablePoint::new(phi.cos(), phi.sin()), rim(phi));
+        support(n) - cb.dot(n) - rb > 1e-9 && tb.ahead(p) > 1e-9 && locate(poly, p) == Where::Inside
+    })
 }
 
 /// A line's height constraint `α·za + β·zb ≥ γ` over its end heights `za` (viewer) and `zb`
@@ -4187,5 +4302,52 @@ pub(crate) mod tests {
             spanning > 1_000 && parts > 500 && pairs > 500,
             "{spanning} spanning ({parts} parts) over {pairs} pairs"
         );
+    }
+
+    /// Brute force seed 1028 (session 43): a Prone trooper lying on a roof's corner, its base
+    /// hanging over two edges, seen from a Prone S5 on the table. Lines coming up to the 1.2 mm
+    /// of its rim over the roof that the viewer reaches run into the roof just before: the roof
+    /// blocks them, so the LoF is partial, not clear. The rim there is shorter than the 1.5 mm
+    /// sampling step, which missed it; `rim_arrival_blocks` decides it exactly.
+    #[test]
+    fn a_roof_is_named_where_lines_come_up_to_a_prone_trooper_s_rim_over_it() {
+        let p = TablePoint::new;
+        let roof = Terrain::new(
+            "t3",
+            vec![
+                p(12.44090212336567, 11.92741121289722),
+                p(15.394334918364052, 11.92741121289722),
+                p(15.394334918364052, 15.546908661691951),
+                p(12.44090212336567, 15.546908661691951),
+            ],
+            2.4846401413435117,
+        )
+        .expect("a valid piece");
+        let viewer = Body::new(p(6.645435838699031, 11.299374419361996), Silhouette::S5)
+            .lying(true)
+            .with_arc(Arc::All360)
+            .facing(303.8538086050215);
+        let target = Body::new(p(12.5361425717688, 12.169266541475745), Silhouette::S2)
+            .lying(true)
+            .elevated(2.4846401413435117)
+            .facing(181.74132142736872);
+        let (terrain, bodies) = ([roof], [viewer, target]);
+        let obs = Obstacles::new(&terrain, &bodies);
+        let lof = line_of_fire(&obs, &viewer, &target, &[0, 1]);
+        // The rim over the roof that the viewer reaches lies between the outer tangent's touching
+        // point (about 95.6° round the target) and the roof's edge (101.2°). With the target
+        // 0.1" further east, more of it is over the roof; 0.15" further west, none of it.
+        let region = |b: &Body| Region { centre: b.centre, r: b.radius(), clip: None };
+        let moved = |dx: f64| target.at(p(target.centre.x + dx, target.centre.y));
+        let roof = &terrain[0].polygon;
+        assert!(rim_arrival_blocks(roof, &region(&viewer), &region(&target)));
+        assert!(rim_arrival_blocks(roof, &region(&viewer), &region(&moved(0.1))));
+        assert!(!rim_arrival_blocks(roof, &region(&viewer), &region(&moved(-0.15))));
+        // From only the south half of the viewer's base (its arc facing -y), the rim it reaches
+        // starts past the roof's edge, at about 101.6° (seen from its straight edge's east end).
+        let south = Region { clip: Some((viewer.centre, TablePoint::new(0.0, -1.0))), ..region(&viewer) };
+        assert!(!rim_arrival_blocks(roof, &south, &region(&target)));
+        assert!(rim_arrival_blocks(roof, &south, &region(&moved(0.1))));
+        assert_eq!(lof.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(0)] }, "{lof:?}");
     }
 }
