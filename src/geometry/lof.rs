@@ -852,6 +852,17 @@ impl Region {
         }
     }
 
+    /// The straight edge of a clipped base, along the half-plane's line: its middle, the unit
+    /// vector along it, and half its length (inches); none without a clip.
+    fn chord(&self) -> Option<(TablePoint, TablePoint, f64)> {
+        self.clip.map(|(o, n)| {
+            let along = TablePoint::new(-n.y, n.x);
+            let off = self.centre.sub(o).dot(n);
+            let half = (self.r * self.r - off * off).max(0.0).sqrt();
+            (self.centre.sub(n.scale(off)), along, half)
+        })
+    }
+
     /// A polygon containing the region (circumscribed outline clipped to the half-plane), into
     /// `out` (`ring` is scratch space).
     fn outer_polygon(&self, ring: &mut Vec<TablePoint>, out: &mut Vec<TablePoint>) {
@@ -895,14 +906,10 @@ impl Region {
                 }
             }
         });
-        if let Some((o, n)) = self.clip {
+        if let Some((mid, along, half)) = self.chord() {
             // The straight edge of a clipped base, along the arc line: all of it with `chord`,
             // otherwise its two ends (the base's extreme points across the arc line, where the
             // narrowest slivers are seen from).
-            let along = TablePoint::new(-n.y, n.x);
-            let off = self.centre.sub(o).dot(n);
-            let half = (self.r * self.r - off * off).max(0.0).sqrt();
-            let mid = self.centre.sub(n.scale(off));
             let k = if chord { ((2.0 * half / spacing).ceil() as usize).max(1) } else { 1 };
             for i in 0..=k {
                 pts.push(self.pull_in(mid.add(along.scale(-half + 2.0 * half * i as f64 / k as f64))));
@@ -2647,28 +2654,22 @@ fn rim_arrival_blocks(poly: &[TablePoint], va: &Region, tb: &Region) -> bool {
             cuts.extend([at - spread, at + spread]);
         }
     };
-    // Where the rim crosses the piece's edges.
+    // Where the rim crosses the piece's edges (an edge's end inside the disc adds its own
+    // direction too: a cut more only splits a stretch).
     for (a, b) in edges(poly) {
-        let (d, f) = (b.sub(a), a.sub(cb));
-        let (qa, qb, qc) = (d.dot(d), 2.0 * f.dot(d), f.dot(f) - rb * rb);
-        let disc = qb * qb - 4.0 * qa * qc;
-        if qa > 1e-18 && disc >= 0.0 {
-            for s in [(-qb - disc.sqrt()) / (2.0 * qa), (-qb + disc.sqrt()) / (2.0 * qa)] {
-                if (-1e-9..=1.0 + 1e-9).contains(&s) {
-                    let v = a.add(d.scale(s)).sub(cb);
-                    cuts.push(v.y.atan2(v.x));
-                }
+        if let Some((t0, t1)) = disc_interval(a, b, cb, rb) {
+            for t in [t0, t1] {
+                let v = a.lerp(b, t).sub(cb);
+                cuts.push(v.y.atan2(v.x));
             }
         }
     }
     // The viewer region's support along n: its disc's, or (where the disc's extreme point is
     // behind the arc line) the better end of the chord along that line.
-    let chord = va.clip.map(|(o, f)| {
-        let off = ca.sub(o).dot(f);
-        let half = (ra * ra - off * off).max(0.0).sqrt();
-        let (mid, along) = (ca.sub(f.scale(off)), TablePoint::new(-f.y, f.x));
-        (f, o, [mid.add(along.scale(half)), mid.sub(along.scale(half))])
-    });
+    let chord = va
+        .clip
+        .zip(va.chord())
+        .map(|((o, f), (mid, along, half))| (f, o, [mid.add(along.scale(half)), mid.sub(along.scale(half))]));
     let support = |n: TablePoint| match chord {
         Some((f, o, ends)) if ca.add(n.scale(ra)).sub(o).dot(f) < 0.0 => ends[0].dot(n).max(ends[1].dot(n)),
         _ => ca.dot(n) + ra,
