@@ -97,6 +97,34 @@ fn a_bad_line_that_is_not_the_last_is_an_error_with_its_number() {
 }
 
 #[test]
+fn a_bad_line_names_its_event_or_the_field_s_path_and_the_column() {
+    let header = |setup: &str| format!("{{\"format\": \"sightline-game\", \"version\": 1, \"setup\": {setup}}}\n");
+    let good = serde_json::to_string(&setup()).expect("a setup");
+    let reason = |text: &str| match store::parse(text) {
+        Err(StoreError::Line { line, reason }) => (line, reason),
+        other => panic!("expected a line error, got {other:?}"),
+    };
+    // Inside an event serde cannot follow the path: the event's type is named instead.
+    let (line, r) =
+        reason(&(header(&good) + "{\"type\": \"activate\", \"source\": \"bribe\", \"troopers\": [\"a1\"]}\n"));
+    assert_eq!(line, 2);
+    assert!(r.starts_with("in the \"activate\" event: unknown variant `bribe`, expected one of `regular`"), "{r}");
+    // In the header, the field's path, in words, and the column (the line is named already).
+    let bad = good.replacen("\"silhouette\":2", "\"silhouette\":\"two\"", 1);
+    assert_ne!(bad, good, "the setup has an S2 trooper");
+    let (line, r) = reason(&header(&bad));
+    assert_eq!(line, 1);
+    let column = header(&bad).find("\"two\"").expect("there") + "\"two\"".len();
+    assert_eq!(
+        r,
+        format!(
+            "header: setup.armies.A.groups[0].troopers[0].silhouette: invalid type: string \"two\", expected a whole \
+             number from 0 to 255 (column {column})"
+        )
+    );
+}
+
+#[test]
 fn undo_truncates_the_log_safely() {
     let p = temp("undo");
     let mut w = GameWriter::create(&p, &setup()).expect("create");

@@ -19,6 +19,7 @@
 //! ```
 
 mod body;
+mod json;
 mod levels;
 mod lof;
 mod measure;
@@ -32,6 +33,7 @@ mod visibility;
 
 pub use body::{Arc, Body};
 
+pub(crate) use json::{from_json_at, read_json_at};
 pub use levels::{
     CLIMB_ACROSS_SLACK_IN, ClimbProblem, LADDER_REACH_BASE_WIDTHS, LEVEL_EPS_IN, LEVEL_STEP_IN, LandingProblem,
     LevelStep, MAX_LEVEL_STEPS, RoutePoint, Surface, Walk, WalkProblem, climb_problem, landing_problem, leap,
@@ -46,7 +48,6 @@ pub use movement::{
     BaseCrossing, MOVE_CONTACT_SLACK_IN, TerrainCrossing, base_crossings, may_pass_through, terrain_crossings,
 };
 pub use route::{ROUTE_PRECISION_IN, ROUTE_STEP_IN, RouteEvents, Stretch, path_length, route_events, route_part};
-pub(crate) use scene::from_json_at;
 pub use scene::{
     DEFAULT_TABLE_IN, MAX_OVERLAP_IN, MAX_TABLE_SIDE_IN, PairMeasure, PairTable, Scene, SceneError, SceneTrooper, Side,
     StandingProblem, Table, standing_problem, table_side_problem,

@@ -3,6 +3,7 @@
 //! The JSON form (documented in the README) is read through [`Scene::from_json`], which names
 //! the field at fault in every error.
 
+use super::json::from_json_at;
 use super::lof::{LofResult, Obstacles, ViewerCaches, line_of_fire, may_block};
 use super::measure::{ZocVerdict, distance, height_gap, zoc};
 use super::segment::{Where, locate};
@@ -204,19 +205,6 @@ struct RawTerrain {
     height: f64,
     #[serde(default)]
     ladders: Vec<[(f64, f64); 2]>,
-}
-
-/// `text` read as JSON of type `T`; on an error, where it is (the field's path, such as
-/// `troopers[0].x`, when it is inside the text's top object; `None` for the text as a whole) and
-/// what is wrong (serde_json's message, with the line and column).
-pub(crate) fn from_json_at<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Option<String>, String)> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let at = e.path().to_string();
-        ((at != ".").then_some(at), e.into_inner().to_string())
-    })?;
-    de.end().map_err(|e| (None, e.to_string()))?;
-    Ok(value)
 }
 
 impl Scene {

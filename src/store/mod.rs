@@ -91,6 +91,25 @@ pub enum StoreError {
     Exists(PathBuf),
 }
 
+/// One line of a game file read as JSON of type `T`. On an error, its message names the field
+/// (its path, such as `setup.terrain[0].height`, where serde can follow it) and the column (the
+/// caller names the line); and says whether the line is merely cut short or not JSON at all, as a
+/// torn last line is.
+fn read_line<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, (String, bool)> {
+    crate::geometry::read_json_at(raw).map_err(|e| {
+        let message = e.message(true);
+        let cut_short = e.error.is_eof() || e.error.is_syntax();
+        (e.at.map_or(message.clone(), |at| format!("{at}: {message}")), cut_short)
+    })
+}
+
+/// The `type` an event line says it is, when it says one (for messages: an event's own fields
+/// are read past its type, where serde cannot give their path).
+fn event_type(raw: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+    v.get("type")?.as_str().map(str::to_owned)
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io { path: path.to_path_buf(), source }
 }
@@ -118,7 +137,7 @@ pub fn parse(text: &str) -> Result<GameFile, StoreError> {
         let raw = text[a..b].trim_end_matches('\r');
         let is_last_unterminated = !terminated && n == last;
         if header.is_none() {
-            match serde_json::from_str::<Header>(raw) {
+            match read_line::<Header>(raw) {
                 Ok(h) => {
                     if h.format != FORMAT {
                         return Err(StoreError::Line {
@@ -135,7 +154,7 @@ pub fn parse(text: &str) -> Result<GameFile, StoreError> {
                     header = Some(h);
                     good_len = if terminated { b + 1 } else { b };
                 }
-                Err(e) => return Err(StoreError::Line { line: n, reason: format!("header: {e}") }),
+                Err((e, _)) => return Err(StoreError::Line { line: n, reason: format!("header: {e}") }),
             }
             continue;
         }
@@ -145,15 +164,21 @@ pub fn parse(text: &str) -> Result<GameFile, StoreError> {
             }
             continue;
         }
-        match serde_json::from_str::<Event>(raw) {
+        match read_line::<Event>(raw) {
             Ok(event) => {
                 events.push(LoggedEvent { line: n, event });
                 good_len = if terminated { b + 1 } else { b };
             }
-            Err(e) if is_last_unterminated && (e.is_eof() || e.is_syntax()) => {
-                torn = Some(TornLine { line: n, bytes: raw.len(), error: e.to_string() });
+            Err((e, cut_short)) if is_last_unterminated && cut_short => {
+                torn = Some(TornLine { line: n, bytes: raw.len(), error: e });
             }
-            Err(e) => return Err(StoreError::Line { line: n, reason: e.to_string() }),
+            Err((e, _)) => {
+                let reason = match event_type(raw) {
+                    Some(t) => format!("in the \"{t}\" event: {e}"),
+                    None => e,
+                };
+                return Err(StoreError::Line { line: n, reason });
+            }
         }
     }
     let Some(h) = header else {
