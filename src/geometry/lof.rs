@@ -1609,7 +1609,7 @@ fn line_of_fire_in(
             let (fine_a, fine_b) = (&mut fine.0, &mut fine.1);
             va.facing_outline(tb.centre, rb, SAMPLE_SPACING_IN, false, fine_a);
             tb.facing_outline(va.centre, ra, SAMPLE_SPACING_IN, true, fine_b);
-            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
+            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b, [&va, &tb]), [feet, best], beneath, &mut blockers);
         }
         return verdict(Some(w), blockers);
     }
@@ -1659,7 +1659,7 @@ fn line_of_fire_in(
         maybe.append(&mut under_feet);
         met_low(&mut maybe, hull);
         if !maybe.is_empty() {
-            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b), [feet, best], beneath, &mut blockers);
+            confirm_blockers(&mut q, &tops, &maybe, (fine_a, fine_b, [&va, &tb]), [feet, best], beneath, &mut blockers);
         }
     } else if !under_feet.is_empty() {
         met_low(&mut under_feet, hull);
@@ -2552,6 +2552,21 @@ fn min_outside_discs(
     m
 }
 
+/// Where the two lines from `p` that graze the disc of `region` touch it, each when it lies in
+/// the region (none when `p` is on or inside the disc).
+fn grazing_points(p: TablePoint, region: &Region) -> [Option<TablePoint>; 2] {
+    let d = p.sub(region.centre);
+    let dist = d.norm();
+    if dist <= region.r {
+        return [None, None];
+    }
+    let (base, half) = (d.y.atan2(d.x), (region.r / dist).acos());
+    [base + half, base - half].map(|ang| {
+        let q = region.centre.add(TablePoint::new(ang.cos(), ang.sin()).scale(region.r));
+        (region.ahead(q) >= 0.0).then_some(q)
+    })
+}
+
 /// Adds to `named` (kept in order: pieces, then troopers, each by index) those of `maybe` —
 /// pieces and troopers that only the bounds of [`Ceiling`] say some line may meet between its
 /// top and its feet — that a sampled line does meet so (N4 "Line of Fire": a line blocked
@@ -2560,63 +2575,72 @@ fn min_outside_discs(
 /// over the top faces), and the two between that cross from one to the other — leaving out a
 /// line that comes up beneath a raised target's base to its rim, or drops out beneath a raised
 /// viewer's (assumption UNDERSIDE; `[viewer, target]`: each one's centre, radius and feet).
+///
+/// The lines that graze one base's disc are tried as well — from each point of `from`, the two
+/// that touch the target's disc in its region `tb`; to each point of `to`, the two that touch
+/// the viewer's in `va` — for between levels they are the lowest anywhere along their way, and
+/// the stretch of rim beside each where a line still clips a trooper's top can be shorter than
+/// the 1.5 mm between sampled points (brute force seed 1041: 0.5 mm, where an S7 stands between
+/// an S2 on the table and an S5 on a roof, in both directions).
 fn confirm_blockers(
     q: &mut Query,
     tops: &Tops,
     maybe: &[Blocker],
-    (from, to): (&[TablePoint], &[TablePoint]),
+    (from, to, [va, tb]): (&[TablePoint], &[TablePoint], [&Region; 2]),
     [low, high]: [Profile; 2],
     [viewer, target]: [(TablePoint, f64, f64); 2],
     named: &mut Vec<Blocker>,
 ) {
     let ((v_centre, v_r, v_feet), (centre, r, feet)) = (viewer, target);
     let blocks_some = |q: &mut Query, k: Blocker| {
-        from.iter().any(|&a| {
-            to.iter().any(|&b| {
-                let seg_box = Aabb::around([a, b]);
-                // (Where the line's plan enters the target's disc: at `b` for a facing point;
-                // and where it leaves the viewer's: at `a` for a facing point of its rim, further
-                // on from a point of its straight edge or one that looks back across the base.)
-                let enters = disc_interval(a, b, centre, r).map_or(1.0, |(t0, _)| t0);
-                let leaves = disc_interval(a, b, v_centre, v_r).map_or(0.0, |(_, t1)| t1.min(enters));
-                let z_at = |z: &Profile, t: f64| z.0 + (z.1 - z.0) * t;
-                let admissible = |z: &Profile| z_at(z, enters) >= feet - 1e-6 && z_at(z, leaves) >= v_feet - 1e-6;
-                if let Blocker::Terrain(i) = k {
-                    // Terrain stands from the table up, so the lowest line blocked by nothing
-                    // else decides: feet to feet; or, dropping out beneath a raised viewer's
-                    // base, the line that leaves it at its feet; or, coming up beneath a raised
-                    // target's base, the line from there that reaches its feet where it enters.
-                    let mut lowest = low;
-                    if z_at(&lowest, leaves) < v_feet - 1e-6 {
-                        // z(leaves) = feet with the target end kept: za = (feet − zb·t) / (1 − t).
-                        lowest.0 = (v_feet - lowest.1 * leaves) / (1.0 - leaves).max(1e-12);
-                    }
-                    if z_at(&lowest, enters) < feet - 1e-6 {
-                        lowest.1 = lowest.0 + (feet - lowest.0) / enters;
-                    }
-                    if lowest.1 > high.1 + 1e-9 {
-                        return false;
-                    }
-                    // (The line is below the piece's top only before, or only after, one point
-                    // along it: the part of it there must come near the piece.)
-                    let (h, rise) = (q.obs.terrain[i].height_in, lowest.1 - lowest.0);
-                    let cut = if rise.abs() > 1e-12 { ((h - lowest.0) / rise).clamp(0.0, 1.0) } else { 1.0 };
-                    let low_part = if rise > 1e-12 {
-                        Aabb::around([a, a.lerp(b, (cut + 1e-9).min(1.0))])
-                    } else if rise < -1e-12 {
-                        Aabb::around([a.lerp(b, (cut - 1e-9).max(0.0)), b])
-                    } else {
-                        seg_box
-                    };
-                    return low_part.overlaps(&q.obs.work.boxes[i])
-                        && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
+        let pairs = from
+            .iter()
+            .flat_map(|&a| to.iter().copied().chain(grazing_points(a, tb).into_iter().flatten()).map(move |b| (a, b)));
+        let grazing_a = to.iter().flat_map(|&b| grazing_points(b, va).into_iter().flatten().map(move |a| (a, b)));
+        pairs.chain(grazing_a).any(|(a, b)| {
+            let seg_box = Aabb::around([a, b]);
+            // (Where the line's plan enters the target's disc: at `b` for a facing point;
+            // and where it leaves the viewer's: at `a` for a facing point of its rim, further
+            // on from a point of its straight edge or one that looks back across the base.)
+            let enters = disc_interval(a, b, centre, r).map_or(1.0, |(t0, _)| t0);
+            let leaves = disc_interval(a, b, v_centre, v_r).map_or(0.0, |(_, t1)| t1.min(enters));
+            let z_at = |z: &Profile, t: f64| z.0 + (z.1 - z.0) * t;
+            let admissible = |z: &Profile| z_at(z, enters) >= feet - 1e-6 && z_at(z, leaves) >= v_feet - 1e-6;
+            if let Blocker::Terrain(i) = k {
+                // Terrain stands from the table up, so the lowest line blocked by nothing
+                // else decides: feet to feet; or, dropping out beneath a raised viewer's
+                // base, the line that leaves it at its feet; or, coming up beneath a raised
+                // target's base, the line from there that reaches its feet where it enters.
+                let mut lowest = low;
+                if z_at(&lowest, leaves) < v_feet - 1e-6 {
+                    // z(leaves) = feet with the target end kept: za = (feet − zb·t) / (1 − t).
+                    lowest.0 = (v_feet - lowest.1 * leaves) / (1.0 - leaves).max(1e-12);
                 }
-                let raised = tops.raise(a, b, high).0;
-                [low, raised, (low.0, high.1), (high.0, low.1)]
-                    .into_iter()
-                    .filter(admissible)
-                    .any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
-            })
+                if z_at(&lowest, enters) < feet - 1e-6 {
+                    lowest.1 = lowest.0 + (feet - lowest.0) / enters;
+                }
+                if lowest.1 > high.1 + 1e-9 {
+                    return false;
+                }
+                // (The line is below the piece's top only before, or only after, one point
+                // along it: the part of it there must come near the piece.)
+                let (h, rise) = (q.obs.terrain[i].height_in, lowest.1 - lowest.0);
+                let cut = if rise.abs() > 1e-12 { ((h - lowest.0) / rise).clamp(0.0, 1.0) } else { 1.0 };
+                let low_part = if rise > 1e-12 {
+                    Aabb::around([a, a.lerp(b, (cut + 1e-9).min(1.0))])
+                } else if rise < -1e-12 {
+                    Aabb::around([a.lerp(b, (cut - 1e-9).max(0.0)), b])
+                } else {
+                    seg_box
+                };
+                return low_part.overlaps(&q.obs.work.boxes[i])
+                    && blocks(q.obs, k, (a, b, lowest, &seg_box), q.scratch);
+            }
+            let raised = tops.raise(a, b, high).0;
+            [low, raised, (low.0, high.1), (high.0, low.1)]
+                .into_iter()
+                .filter(admissible)
+                .any(|z| blocks(q.obs, k, (a, b, z, &seg_box), q.scratch))
         })
     };
     let before = named.len();
@@ -4350,5 +4374,59 @@ pub(crate) mod tests {
         assert!(!rim_arrival_blocks(roof, &south, &region(&target)));
         assert!(rim_arrival_blocks(roof, &south, &region(&moved(0.1))));
         assert_eq!(lof.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(0)] }, "{lof:?}");
+    }
+
+    /// Brute force seed 1041: an S2 on the table and an S5 on a roof, its base over the roof's
+    /// corner; between them an S7 whose top only lines grazing a base's disc clip (they come up
+    /// from the S2's feet to the S5's rim at about 83° round it, over the roof; 0.5 mm of rim, so
+    /// the 1.5 mm samples stepped over it). It is named in both directions, as the roof is.
+    #[test]
+    fn a_trooper_only_lines_grazing_a_base_clip_is_named_between_levels() {
+        let p = TablePoint::new;
+        let roof = Terrain::new(
+            "t0",
+            vec![
+                p(17.26470142148483, 10.460323590388327),
+                p(19.17269800230691, 10.460323590388327),
+                p(19.17269800230691, 12.701020950033453),
+                p(17.26470142148483, 12.701020950033453),
+            ],
+            3.369156984099574,
+        )
+        .expect("a valid piece");
+        let low = Body::new(p(4.498689634609408, 13.163257097354874), Silhouette::S2).facing(54.84857318622025);
+        let tag = Body::new(p(15.929010570385032, 10.916539385653024), Silhouette::S7).facing(321.06460027050554);
+        let high = Body::new(p(17.85079386746012, 10.46110055948765), Silhouette::S5)
+            .elevated(3.369156984099574)
+            .facing(169.74085950876795);
+        let (terrain, bodies) = ([roof], [low, tag, high]);
+        let obs = Obstacles::new(&terrain, &bodies);
+        let both = vec![Blocker::Terrain(0), Blocker::Trooper(1)];
+        let up = line_of_fire(&obs, &low, &high, &[0, 2]);
+        assert_eq!(up.lof, Lof::Partial { blocked_by: both.clone() }, "{up:?}");
+        let down = line_of_fire(&obs, &high, &low, &[2, 0]);
+        assert_eq!(down.lof, Lof::Partial { blocked_by: both }, "{down:?}");
+        // The S7's top 0.1" lower (sunk into the table): no line clips it; the roof still blocks some.
+        let shorter = [low, tag.elevated(-0.1), high];
+        let obs = Obstacles::new(&terrain, &shorter);
+        let up = line_of_fire(&obs, &low, &high, &[0, 2]);
+        assert_eq!(up.lof, Lof::Partial { blocked_by: vec![Blocker::Terrain(0)] }, "{up:?}");
+    }
+
+    #[test]
+    fn grazing_lines_touch_a_disc_where_the_radius_is_square_to_them() {
+        let p = TablePoint::new;
+        let disc = Region { centre: p(0.0, 0.0), r: 1.0, clip: None };
+        let from = p(2.0, 0.0);
+        let touch = grazing_points(from, &disc);
+        for q in touch.iter().map(|q| q.expect("both, unclipped")) {
+            assert!((q.dist(disc.centre) - 1.0).abs() < 1e-12);
+            assert!(q.sub(disc.centre).dot(from.sub(q)).abs() < 1e-12, "{q:?}");
+        }
+        // Only the one in front of the clip line (y ≥ 0); none from inside the disc.
+        let half = Region { clip: Some((p(0.0, 0.0), p(0.0, 1.0))), ..disc };
+        let [a, b] = grazing_points(from, &half);
+        assert_eq!(usize::from(a.is_some()) + usize::from(b.is_some()), 1);
+        assert_eq!(grazing_points(p(0.5, 0.0), &disc), [None, None]);
     }
 }
