@@ -1,0 +1,222 @@
+//! The app under random use (egui_kittest, headless): many steps, each a click on a random
+//! button or checkbox, a click or drag somewhere on the window, a key, or some typed text. After
+//! every step nothing has panicked, the measurements shown are those of the scene shown (the
+//! table kept up to date change by change equals one measured afresh), and with a game open, the
+//! game file on disk replays to the very game the app shows: whatever a player does, what is
+//! saved is what they see.
+//!
+//! The steps come from a fixed seed (`SIGHTLINE_MONKEY_SEED`, default 1), so a failure repeats;
+//! `SIGHTLINE_MONKEY_STEPS` sets how many (default 300 a run). The test runs in a directory of
+//! its own, since some buttons write files to the working directory (Save table, New game).
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use sightline::app::SightlineApp;
+use sightline::app::camera_view::CameraState;
+use sightline::app::game_session::GameSession;
+use sightline::geometry::Scene;
+use sightline::rules::Game;
+
+/// A small deterministic generator (xorshift64*): the steps must repeat from their seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+const SIZE: [f32; 2] = [1280.0, 800.0];
+
+fn click_at(h: &mut Harness<'_, SightlineApp>, pos: egui::Pos2) {
+    let press = |pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(pos));
+    h.event(press(true));
+    h.step();
+    h.event(press(false));
+}
+
+/// One random step; what it was, for the failure message.
+fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
+    let anywhere = |rng: &mut Rng| egui::pos2(rng.unit() * SIZE[0], rng.unit() * SIZE[1]);
+    let what = match rng.below(20) {
+        // Mostly a button or checkbox, as a player finds them.
+        0..=10 => {
+            let nodes: Vec<_> = h
+                .query_all_by_role(Role::Button)
+                .chain(h.query_all_by_role(Role::CheckBox))
+                .filter(|n| !n.accesskit_node().is_disabled())
+                .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+                .collect();
+            if nodes.is_empty() {
+                return "no button".into();
+            }
+            let (label, rect) = nodes[rng.below(nodes.len())].clone();
+            click_at(h, rect.center());
+            format!("clicked {label:?}")
+        }
+        11..=15 => {
+            let pos = anywhere(rng);
+            click_at(h, pos);
+            format!("clicked at {pos:?}")
+        }
+        16..=17 => {
+            let (from, to) = (anywhere(rng), anywhere(rng));
+            h.drag_at(from);
+            h.step();
+            h.event(egui::Event::PointerMoved(from.lerp(to, 0.5)));
+            h.step();
+            h.drop_at(to);
+            format!("dragged {from:?} → {to:?}")
+        }
+        18 => {
+            let keys = [egui::Key::Escape, egui::Key::Enter, egui::Key::Tab, egui::Key::Backspace, egui::Key::Delete];
+            let key = keys[rng.below(keys.len())];
+            h.key_press(key);
+            format!("pressed {key:?}")
+        }
+        _ => {
+            let texts = ["12", "-3", "x", "1e308", "", "a1", "48x48"];
+            let text = texts[rng.below(texts.len())];
+            h.event(egui::Event::Text(text.into()));
+            format!("typed {text:?}")
+        }
+    };
+    // (Some steps start something that runs on: a bounded number of frames, not until quiet.)
+    h.run_steps(3);
+    what
+}
+
+/// The game the file at `path` holds, replayed as the app replays it.
+fn saved_game(path: &std::path::Path) -> Game {
+    let file = sightline::store::load(path).expect("the game file reads");
+    let mut game = Game::new(file.setup).expect("its setup");
+    for logged in &file.events {
+        if let Ok(next) = game.apply(&logged.event) {
+            game = next;
+        }
+    }
+    game
+}
+
+/// Run the random steps on `h`, checking after each; with `game`, the number of steps after
+/// which the game file had changed.
+fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::path::Path>) -> usize {
+    let saved_len = || game.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len());
+    let mut last_len = saved_len();
+    let mut changes = 0;
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut done = Vec::new();
+    h.run_steps(2);
+    for k in 0..env("SIGHTLINE_MONKEY_STEPS", 300) {
+        done.push(step(&mut h, &mut rng));
+        if std::env::var_os("SIGHTLINE_MONKEY_SHOW").is_some() {
+            eprintln!("{k}: {}", done[done.len() - 1]);
+        }
+        let recent = || done[done.len().saturating_sub(8)..].join("; ");
+        let app = h.state();
+        assert_eq!(
+            app.pairs().pairs(),
+            app.scene().all_pairs().as_slice(),
+            "step {k}: the measurements shown are not the scene's, after {}",
+            recent()
+        );
+        // (Unless the step started a new game, in a file of its own.)
+        if let (Some(path), Some(session)) = (game, app.game())
+            && session.path() == path
+        {
+            let saved = sightline::store::load(path).expect("the game file reads").events;
+            assert!(
+                *session.game() == saved_game(path),
+                "step {k}: the saved game differs from the app's, after {}\napp's events: {:?}\nsaved: {:?}",
+                recent(),
+                session.events(),
+                saved.iter().map(|l| &l.event).collect::<Vec<_>>()
+            );
+        }
+        let len = saved_len();
+        changes += usize::from(len != last_len);
+        last_len = len;
+    }
+    changes
+}
+
+/// A directory of the test's own, made the working directory (one per test binary run).
+fn workdir() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("sightline-monkey-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        std::env::set_current_dir(&dir).expect("into it");
+        dir
+    })
+    .clone()
+}
+
+fn harness(app: SightlineApp) -> Harness<'static, SightlineApp> {
+    Harness::builder().with_size(SIZE).build_ui_state(|ui, app: &mut SightlineApp| app.show(ui), app)
+}
+
+#[test]
+fn random_use_of_the_plan_keeps_the_measurements_those_of_the_scene_shown() {
+    workdir();
+    let scene = Scene::from_json(sightline::DEMO_SCENE_JSON).expect("the demo scene");
+    let app = SightlineApp::new(scene, "demo table".into(), CameraState::new(Err("no camera".into())), None);
+    monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1), None);
+}
+
+/// A game file started from `fixture`'s header (and `events` of its events), in the test's
+/// directory.
+fn game_from(fixture: &str, events: usize, name: &str) -> std::path::PathBuf {
+    let path = workdir().join(name);
+    let text =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture)).expect("fixture");
+    let lines: Vec<&str> = text.lines().take(events.saturating_add(1)).collect();
+    std::fs::write(&path, lines.join("\n") + "\n").expect("written");
+    path
+}
+
+#[test]
+fn random_use_of_a_game_from_deployment_on_saves_what_the_app_shows() {
+    let path = game_from("tests/fixtures/deployment-steps.jsonl", 0, "deployment.jsonl");
+    let opened = GameSession::open(&path).expect("the game opens");
+    let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(Err("no camera".into())), None)
+        .with_game(opened);
+    // (Tagging on, as a player starts: random clicks on the table then deploy Models.)
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Tag where Models stand").click();
+    let changes = monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 1, Some(&path));
+    // (Else the steps never reached the game: more steps, or another seed.)
+    assert!(changes > 0, "the random steps never changed the game file");
+}
+
+#[test]
+fn random_use_of_a_game_in_its_first_turn_saves_what_the_app_shows() {
+    let path = game_from("tests/fixtures/full-order-aros.jsonl", usize::MAX, "order.jsonl");
+    let opened = GameSession::open(&path).expect("the game opens");
+    let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(Err("no camera".into())), None)
+        .with_game(opened);
+    let changes = monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1) + 2, Some(&path));
+    assert!(changes > 0, "the random steps never changed the game file");
+}
