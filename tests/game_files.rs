@@ -181,7 +181,7 @@ fn a_calibration_is_part_of_the_game_and_can_be_redone_mid_game() {
 fn numbers_in_a_game_file_read_back_exactly() {
     let p = temp("exact");
     let mut w = GameWriter::create(&p, &setup()).expect("create");
-    let mut ys = vec![0.9125823974609375, 0.1 + 0.2, 1.0 / 3.0, 47.999999999999996];
+    let mut ys = vec![0.9125823974609375, 0.1 + 0.2, 1.0 / 3.0, 48.0f64.next_down()];
     // And numbers of every size, bits drawn at random (a fixed sequence).
     let mut bits = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..200 {
@@ -190,10 +190,8 @@ fn numbers_in_a_game_file_read_back_exactly() {
         bits ^= bits << 17;
         ys.push(f64::from_bits((bits >> 12) | 0x3FF0_0000_0000_0000) * 16.0 - 16.0);
     }
-    let events: Vec<Event> = ys
-        .iter()
-        .map(|&y| Event::Deploy { trooper: "a1".into(), x: 12.0, y, facing: 90.0, elevation: 0.0 })
-        .collect();
+    let events: Vec<Event> =
+        ys.iter().map(|&y| Event::Deploy { trooper: "a1".into(), x: 12.0, y, facing: 90.0, elevation: 0.0 }).collect();
     for e in &events {
         w.append(e).expect("append");
     }
