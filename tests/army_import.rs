@@ -5,45 +5,16 @@ use sightline::geometry::Silhouette;
 use sightline::rules::{
     Ability, Army, FireteamKind, FireteamLimits, LieutenantOption, Setup, State, Training, TrooperSetup,
 };
-use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout, decode};
+use sightline::store::army_code::decode;
+
+mod common;
+use common::army_code as code;
 use sightline::store::army_data::{ArmyData, army_from_code};
 
 const DATA: &str = include_str!("fixtures/army-data/invented-army.json");
 
 fn data() -> ArmyData {
     ArmyData::from_json(DATA).expect("the invented army data")
-}
-
-/// A code with these groups of (unit, profile group, option).
-fn code(groups: &[&[(u16, u16, u16)]]) -> ArmyCode {
-    ArmyCode {
-        sectorial_id: 9999,
-        sectorial_slug: "invented".into(),
-        name: " ".into(),
-        points_limit: 300,
-        layout: Layout::V1,
-        groups: groups
-            .iter()
-            .enumerate()
-            .map(|(g, members)| CodeGroup {
-                number: g as u16 + 1,
-                flag: Some(0),
-                reinforcement: None,
-                members: members
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &(unit_id, group_id, option_id))| CodeMember {
-                        slot: k as u16 + 1,
-                        unit_id,
-                        group_id,
-                        option_id,
-                        extensions: Vec::new(),
-                    })
-                    .collect(),
-            })
-            .collect(),
-        skipped_block: false,
-    }
 }
 
 fn find<'a>(troopers: &'a [TrooperSetup], id: &str) -> &'a TrooperSetup {

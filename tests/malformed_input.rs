@@ -13,7 +13,9 @@ use serde_json::{Value, json};
 use sightline::cli;
 use sightline::geometry::Scene;
 use sightline::rules::{Army, Game, Setup, full_state};
-use sightline::store::army_code::{CodeMember, decode};
+use sightline::store::army_code::decode;
+
+mod common;
 use sightline::store::army_data::{ArmyData, army_from_code};
 use sightline::store::{StoreError, parse};
 
@@ -381,18 +383,7 @@ fn edited_army_data_is_refused_naming_the_field_or_imported_without_panicking() 
     // A public code whose one member the invented data describes, and one with a Lieutenant, a
     // profile with two options and a team sold as one option (tests/army_import.rs).
     let public = decode("gfUGbm9tYWRzASCBLAEBAQCEQwGPnwA=").expect("a code");
-    let mut team = public.clone();
-    team.groups[0].members = [(1091, 1, 2), (1091, 1, 1), (3000, 1, 1)]
-        .iter()
-        .enumerate()
-        .map(|(k, &(unit_id, group_id, option_id))| CodeMember {
-            slot: k as u16 + 1,
-            unit_id,
-            group_id,
-            option_id,
-            extensions: Vec::new(),
-        })
-        .collect();
+    let team = common::army_code(&[&[(1091, 1, 2), (1091, 1, 1), (3000, 1, 1)]]);
     let invented = ArmyData::from_json(&base.to_string()).expect("the invented army data");
     assert!(invented.unit_count() > 0);
     assert!(army_from_code(&team, &invented, "a").is_ok(), "the team code imports unedited");

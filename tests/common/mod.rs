@@ -1,9 +1,10 @@
-//! Helpers shared by the rules tests: small setups written as JSON, and apply-or-fail.
+//! Helpers shared by the tests: small setups written as JSON, apply-or-fail, army codes.
 
 #![allow(dead_code)]
 
 use serde_json::{Value, json};
 use sightline::rules::{Event, Game, Rejection, Rule, Setup};
+use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout};
 
 /// A trooper entry.
 pub fn t(id: &str, x: f64, y: f64, facing: f64) -> Value {
@@ -95,4 +96,36 @@ pub fn reasons(g: &Game, id: &str) -> Vec<String> {
 /// Lieutenant ability.
 pub fn lt(v: Value) -> Value {
     with(v, json!({"abilities": ["lieutenant"]}))
+}
+
+/// A code with these groups of (unit, profile group, option).
+pub fn army_code(groups: &[&[(u16, u16, u16)]]) -> ArmyCode {
+    ArmyCode {
+        sectorial_id: 9999,
+        sectorial_slug: "invented".into(),
+        name: " ".into(),
+        points_limit: 300,
+        layout: Layout::V1,
+        groups: groups
+            .iter()
+            .enumerate()
+            .map(|(g, members)| CodeGroup {
+                number: g as u16 + 1,
+                flag: Some(0),
+                reinforcement: None,
+                members: members
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(unit_id, group_id, option_id))| CodeMember {
+                        slot: k as u16 + 1,
+                        unit_id,
+                        group_id,
+                        option_id,
+                        extensions: Vec::new(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        skipped_block: false,
+    }
 }
