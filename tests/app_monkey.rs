@@ -5,7 +5,8 @@
 //! game file on disk replays to the very game the app shows: whatever a player does, what is
 //! saved is what they see.
 //!
-//! The steps come from a fixed seed (`SIGHTLINE_MONKEY_SEED`, default 1), so a failure repeats;
+//! The steps come from a fixed seed (with the demo camera, where frames arrive on their own
+//! thread, the same steps can meet the app in another state) (`SIGHTLINE_MONKEY_SEED`, default 1), so a failure repeats;
 //! `SIGHTLINE_MONKEY_STEPS` sets how many (default 300 a run). The test runs in a directory of
 //! its own, since some buttons write files to the working directory (Save table, New game).
 
@@ -219,4 +220,26 @@ fn random_use_of_a_game_in_its_first_turn_saves_what_the_app_shows() {
         .with_game(opened);
     let changes = monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1) + 2, Some(&path));
     assert!(changes > 0, "the random steps never changed the game file");
+}
+
+/// With the demo camera's picture (its own lens, uncalibrated at the start): calibrating by
+/// random clicks on the picture, and tagging Models on it, as well as all the rest.
+#[test]
+fn random_use_of_a_game_on_the_demo_camera_saves_what_the_app_shows() {
+    use sightline::camera::demo::{DemoCamera, DemoSource, default_scene};
+    let path = game_from("tests/fixtures/deployment-steps.jsonl", 0, "camera.jsonl");
+    let opened = GameSession::open(&path).expect("the game opens");
+    let source = DemoSource::new(DemoCamera::default_demo(), default_scene());
+    let capture = sightline::camera::Capture::start(Box::new(source), || {}).map_err(|e| e.to_string());
+    let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(capture), None).with_game(opened);
+    let mut h = harness(app);
+    for _ in 0..2000 {
+        h.run_steps(1);
+        if h.state().has_frame() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(h.state().has_frame(), "no camera frame arrived");
+    monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 3, Some(&path));
 }
