@@ -2,8 +2,9 @@
 //! button or checkbox, a click or drag somewhere on the window, a key, or some typed text. After
 //! every step nothing has panicked, the measurements shown are those of the scene shown (the
 //! table kept up to date change by change equals one measured afresh), and with a game open, the
-//! game file on disk replays to the very game the app shows: whatever a player does, what is
-//! saved is what they see.
+//! table shown is the game's (its terrain and troopers, where the game has them) and the game
+//! file on disk replays to the very game the app shows: whatever a player does, what is saved is
+//! what they see.
 //!
 //! The steps come from a fixed seed (with the demo camera, where frames arrive on their own
 //! thread, the same steps can meet the app in another state) (`SIGHTLINE_MONKEY_SEED`, default 1), so a failure repeats;
@@ -152,6 +153,14 @@ fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::p
                 recent(),
                 session.events(),
                 saved.iter().map(|l| &l.event).collect::<Vec<_>>()
+            );
+        }
+        if let Some(session) = app.game() {
+            let game_scene = session.scene().expect("the game's table");
+            assert!(
+                app.scene().to_json() == game_scene.to_json(),
+                "step {k}: the table shown is not the game's, after {}",
+                recent()
             );
         }
         let len = saved_len();
