@@ -10,9 +10,11 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{Value, json};
+use sightline::app::game_session::{GameSession, calibration_from_setup};
 use sightline::cli;
 use sightline::geometry::Scene;
-use sightline::rules::{Army, Game, Setup, full_state};
+use sightline::geometry::TablePoint;
+use sightline::rules::{Army, CalibrationPair, CalibrationSetup, Event, Game, Setup, full_state};
 use sightline::store::army_code::decode;
 
 mod common;
@@ -289,16 +291,39 @@ fn edit_lines(lines: &mut Vec<String>, e: Edit) -> String {
 
 #[test]
 fn edited_game_files_are_refused_naming_the_line_or_replayed_without_panicking() {
-    for name in GAMES {
-        let text = read(&format!("tests/fixtures/{name}"));
-        // (The setup file is a game's first line.)
-        let base: Vec<String> = if name.ends_with(".json") {
-            let setup: Value = serde_json::from_str(&text).expect("a setup");
-            vec![json!({"format": "sightline-game", "version": 1, "setup": setup}).to_string()]
-        } else {
-            text.lines().map(str::to_owned).collect()
-        };
-        let torn = !text.ends_with('\n');
+    let mut games: Vec<(String, Vec<String>, bool)> = GAMES
+        .iter()
+        .map(|name| {
+            let text = read(&format!("tests/fixtures/{name}"));
+            // (The setup file is a game's first line.)
+            let base: Vec<String> = if name.ends_with(".json") {
+                let setup: Value = serde_json::from_str(&text).expect("a setup");
+                vec![json!({"format": "sightline-game", "version": 1, "setup": setup}).to_string()]
+            } else {
+                text.lines().map(str::to_owned).collect()
+            };
+            (name.to_string(), base, !text.ends_with('\n'))
+        })
+        .collect();
+    // A game with a calibration: the demo camera's view of the table's corners, edge middles and
+    // centre, kept with the game after its header.
+    let camera = sightline::camera::demo::DemoCamera::default_demo();
+    let pairs =
+        [(0.0, 0.0), (48.0, 0.0), (48.0, 48.0), (0.0, 48.0), (24.0, 0.0), (48.0, 24.0), (24.0, 24.0)].map(|(x, y)| {
+            let (u, v) = camera.image_from_table(TablePoint::new(x, y), (48.0, 48.0)).expect("in view");
+            CalibrationPair { pixel: (u, v), table: (x, y) }
+        });
+    let calibrate = Event::Calibrate(CalibrationSetup { image: (1280, 720), pairs: pairs.to_vec() });
+    let mut calibrated = games.iter().find(|g| g.0 == "movement.jsonl").expect("the movement game").1.clone();
+    calibrated.insert(1, serde_json::to_string(&calibrate).expect("an event"));
+    games.push(("movement.jsonl, calibrated".into(), calibrated, false));
+    // (Each game the rules take is opened as the app opens it, from a file, and must open: its
+    // table, its calibration.)
+    let dir = std::env::temp_dir().join(format!("sightline-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let opened = std::cell::Cell::new(0usize);
+    for (name, base, torn) in &games {
+        let (name, torn) = (name.as_str(), *torn);
         fuzz(name, 60, 10, edits(), |es| {
             let mut lines = base.clone();
             let what: Vec<String> = es.iter().map(|&e| edit_lines(&mut lines, e)).collect();
@@ -336,6 +361,24 @@ fn edited_game_files_are_refused_naming_the_line_or_replayed_without_panicking()
                             }
                         }
                         let _ = full_state(&game);
+                        opened.set(opened.get() + 1);
+                        let path = dir.join(format!("game-{}.jsonl", opened.get()));
+                        std::fs::write(&path, &text).expect("written");
+                        match GameSession::open(&path) {
+                            Ok(o) => {
+                                if let Some(c) = &o.calibration
+                                    && let Err(m) = calibration_from_setup(c, c.image)
+                                {
+                                    show("calibration", &m);
+                                    prop_assert!(!m.trim().is_empty(), "{name} {what:?}: an empty refusal");
+                                }
+                            }
+                            // (A game the rules take is one the app can show.)
+                            Err(m) => {
+                                prop_assert!(false, "{name} {what:?}: the rules take it, the app cannot open it: {m}")
+                            }
+                        }
+                        let _ = std::fs::remove_file(&path);
                         Ok(true)
                     }
                 },

@@ -134,6 +134,25 @@ fn duplicate_ids_bad_positions_and_unknown_fields_are_refused() {
     assert!(e.contains("terrain[0]") && e.contains("polygon point 1"), "{e}");
 }
 
+/// Troopers and terrain share one set of ids, as a scene's do: a setup whose ids clash would make
+/// a game the app cannot show (`sightline new` took such a setup, and opening the game then
+/// failed; found by tests/malformed_input.rs).
+#[test]
+fn terrain_ids_are_unique_and_no_trooper_shares_one() {
+    let piece = |id: &str, x: f64| json!({"id": id, "polygon": [[x, 20], [x + 1.0, 20], [x + 1.0, 21], [x, 21]], "height": 1.0});
+    let a = || vec![vec![lt(t("x", 2.0, 2.0, 0.0))]];
+    let e = error(setup(a(), b(), json!([piece("wall", 10.0), piece("wall", 20.0)])));
+    assert!(e.starts_with("terrain[1] (\"wall\").id: ids must be non-empty and unique"), "{e}");
+    let e = error(setup(a(), b(), json!([piece(" ", 10.0)])));
+    assert!(e.starts_with("terrain[0] (\" \").id"), "{e}");
+    let e = error(setup(a(), b(), json!([piece("blt", 10.0)])));
+    assert!(e.starts_with("armies.B.groups[0].troopers[0] (\"blt\"): a terrain piece has this id"), "{e}");
+    // Distinct ids are a game.
+    let s: Setup = serde_json::from_value(setup(a(), b(), json!([piece("wall", 10.0), piece("crate", 20.0)])))
+        .expect("setup JSON");
+    assert!(Game::new(s).is_ok());
+}
+
 /// Troopers a setup places stand where a trooper can (General Movement Rules, the checks a scene
 /// and every event make): not in another's space, not inside a piece below its top; base contact
 /// (S2 bases 25 mm across, centres exactly 25 mm apart) is a place to stand.

@@ -581,6 +581,16 @@ impl Setup {
             }
         }
         self.terrain_pieces()?;
+        // (Troopers and terrain share one set of ids, as in a scene: the table the game shows.)
+        let mut pieces = std::collections::HashSet::new();
+        for (i, t) in self.terrain.iter().enumerate() {
+            if t.id.trim().is_empty() || !pieces.insert(t.id.as_str()) {
+                return Err(err(
+                    format!("terrain[{i}] (\"{}\").id", t.id),
+                    "ids must be non-empty and unique (troopers and terrain share one set)",
+                ));
+            }
+        }
         for side in [Side::A, Side::B] {
             self.deployment_zone(side)?;
         }
@@ -610,6 +620,9 @@ impl Setup {
                     }
                     if seen.insert(&t.id, (side, g)).is_some() {
                         return Err(err(f, "this id is used twice; ids must be unique in the game"));
+                    }
+                    if pieces.contains(t.id.as_str()) {
+                        return Err(err(f, "a terrain piece has this id; troopers and terrain share one set of ids"));
                     }
                     if t.has(Ability::Lieutenant) {
                         lieutenants.push(t.id.clone());
