@@ -2552,19 +2552,28 @@ fn min_outside_discs(
     m
 }
 
+/// The angles φ (radians) where `w·n(φ) = k`, `n(φ)` the unit vector at φ, when there are any:
+/// `w`'s direction ± `acos(k/|w|)`.
+fn angles_where(w: TablePoint, k: f64) -> Option<[f64; 2]> {
+    let len = w.norm();
+    (len > 1e-12 && k.abs() <= len).then(|| {
+        let (at, spread) = (w.y.atan2(w.x), (k / len).acos());
+        [at - spread, at + spread]
+    })
+}
+
 /// Where the two lines from `p` that graze the disc of `region` touch it, each when it lies in
-/// the region (none when `p` is on or inside the disc).
+/// the region (none when `p` is on or inside the disc): the rim points whose radius is square to
+/// the line from `p`, `(p − c)·n = r`.
 fn grazing_points(p: TablePoint, region: &Region) -> [Option<TablePoint>; 2] {
     let d = p.sub(region.centre);
-    let dist = d.norm();
-    if dist <= region.r {
-        return [None, None];
+    match angles_where(d, region.r) {
+        Some(angles) if d.norm() > region.r => angles.map(|ang| {
+            let q = region.centre.add(TablePoint::new(ang.cos(), ang.sin()).scale(region.r));
+            (region.ahead(q) >= 0.0).then_some(q)
+        }),
+        _ => [None, None],
     }
-    let (base, half) = (d.y.atan2(d.x), (region.r / dist).acos());
-    [base + half, base - half].map(|ang| {
-        let q = region.centre.add(TablePoint::new(ang.cos(), ang.sin()).scale(region.r));
-        (region.ahead(q) >= 0.0).then_some(q)
-    })
 }
 
 /// Adds to `named` (kept in order: pieces, then troopers, each by index) those of `maybe` —
@@ -2670,14 +2679,7 @@ fn rim_arrival_blocks(poly: &[TablePoint], va: &Region, tb: &Region) -> bool {
     let (ca, ra) = (va.centre, va.r);
     let rim = |phi: f64| TablePoint::new(cb.x + rb * phi.cos(), cb.y + rb * phi.sin());
     let mut cuts: Vec<f64> = Vec::new();
-    // (Angles φ with w·n(φ) = k, n(φ) the unit vector at φ.)
-    let sinusoid = |w: TablePoint, k: f64, cuts: &mut Vec<f64>| {
-        let len = w.norm();
-        if len > 1e-12 && k.abs() <= len {
-            let (at, spread) = (w.y.atan2(w.x), (k / len).acos());
-            cuts.extend([at - spread, at + spread]);
-        }
-    };
+    let sinusoid = |w: TablePoint, k: f64, cuts: &mut Vec<f64>| cuts.extend(angles_where(w, k).into_iter().flatten());
     // Where the rim crosses the piece's edges (an edge's end inside the disc adds its own
     // direction too: a cut more only splits a stretch).
     for (a, b) in edges(poly) {
