@@ -373,10 +373,10 @@ pub fn locate(args: &LocateArgs) -> Result<Value, CliError> {
     if let Some(file) = &args.pairs {
         let text = std::fs::read_to_string(file)
             .map_err(|e| CliError::input(format!("--pairs {pairs_name}: cannot read: {e}")))?;
-        let entries: Vec<PairEntry> = crate::geometry::from_json_at(&text).map_err(|(at, e)| {
-            let at = at.map(|at| format!("{at}: ")).unwrap_or_default();
+        let entries: Vec<PairEntry> = crate::geometry::read_json_at(&text).map_err(|e| {
             CliError::input(format!(
-                "--pairs {pairs_name}: {at}{e} (expected [{{\"pixel\": [px, py], \"table\": [x, y]}}, ...])"
+                "--pairs {pairs_name}: {} (expected [{{\"pixel\": [px, py], \"table\": [x, y]}}, ...])",
+                e.described(false)
             ))
         })?;
         pairs.extend(

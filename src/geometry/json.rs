@@ -91,6 +91,17 @@ impl JsonError {
     }
 }
 
+impl JsonError {
+    /// [`JsonError::message`] after the field's path, when there is one (`troopers[0].x: …`).
+    pub fn described(&self, one_line: bool) -> String {
+        let message = self.message(one_line);
+        match &self.at {
+            Some(at) => format!("{at}: {message}"),
+            None => message,
+        }
+    }
+}
+
 /// `text` read as JSON of type `T`, or why not ([`JsonError`]).
 pub(crate) fn read_json_at<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);

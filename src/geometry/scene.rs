@@ -3,7 +3,7 @@
 //! The JSON form (documented in the README) is read through [`Scene::from_json`], which names
 //! the field at fault in every error.
 
-use super::json::from_json_at;
+use super::json::read_json_at;
 use super::lof::{LofResult, Obstacles, ViewerCaches, line_of_fire, may_block};
 use super::measure::{ZocVerdict, distance, height_gap, zoc};
 use super::segment::{Where, locate};
@@ -210,10 +210,7 @@ struct RawTerrain {
 impl Scene {
     /// Read and validate a scene from its JSON text.
     pub fn from_json(text: &str) -> Result<Self, SceneError> {
-        let raw: RawScene = from_json_at(text).map_err(|(at, e)| match at {
-            Some(at) => SceneError::Json(format!("{at}: {e}")),
-            None => SceneError::Json(e),
-        })?;
+        let raw: RawScene = read_json_at(text).map_err(|e| SceneError::Json(e.described(false)))?;
         let terrain = raw
             .terrain
             .into_iter()

@@ -96,11 +96,7 @@ pub enum StoreError {
 /// caller names the line); and says whether the line is merely cut short or not JSON at all, as a
 /// torn last line is.
 fn read_line<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, (String, bool)> {
-    crate::geometry::read_json_at(raw).map_err(|e| {
-        let message = e.message(true);
-        let cut_short = e.error.is_eof() || e.error.is_syntax();
-        (e.at.map_or(message.clone(), |at| format!("{at}: {message}")), cut_short)
-    })
+    crate::geometry::read_json_at(raw).map_err(|e| (e.described(true), e.error.is_eof() || e.error.is_syntax()))
 }
 
 /// The `type` an event line says it is, when it says one (for messages: an event's own fields
