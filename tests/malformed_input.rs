@@ -212,6 +212,14 @@ fn names_a_place(message: &str) -> bool {
         || ["line ", "column ", "byte ", "[", "Combat Group ", "the header"].iter().any(|p| message.contains(p))
 }
 
+/// A refusal of an edited input (`case`: which input, and its edits): shown, and checked to
+/// name a place. `Ok(false)`: the input was not accepted.
+fn refused(kind: &str, case: &str, message: &str) -> Result<bool, TestCaseError> {
+    show(kind, message);
+    prop_assert!(names_a_place(message), "{case}: {kind} refusal names no place: {message}");
+    Ok(false)
+}
+
 const SCENES: [&str; 6] =
     ["demo.json", "heights.json", "ladder.json", "movement.json", "wall.json", "zoc-constants.json"];
 
@@ -223,12 +231,7 @@ fn edited_scenes_are_refused_naming_the_field_or_measured_without_panicking() {
             let mut doc = base.clone();
             let what: Vec<String> = es.iter().map(|&e| apply(&mut doc, e)).collect();
             match Scene::from_json(&doc.to_string()) {
-                Err(e) => {
-                    let m = e.to_string();
-                    show("scene", &m);
-                    prop_assert!(names_a_place(&m), "{name} {what:?}: refusal names no place: {m}");
-                    Ok(false)
-                }
+                Err(e) => refused("scene", &format!("{name} {what:?}"), &e.to_string()),
                 Ok(scene) => {
                     let ids: Vec<String> = scene.troopers.iter().take(1).map(|t| t.id.clone()).collect();
                     let out = cli::measure(&scene, &ids);
@@ -340,12 +343,7 @@ fn edited_game_files_are_refused_naming_the_line_or_replayed_without_panicking()
                 }
                 Err(e) => Err(TestCaseError::fail(format!("{name} {what:?}: not a line error: {e}"))),
                 Ok(file) => match Game::new(file.setup) {
-                    Err(e) => {
-                        let m = e.to_string();
-                        show("setup", &m);
-                        prop_assert!(names_a_place(&m), "{name} {what:?}: setup refusal names no place: {m}");
-                        Ok(false)
-                    }
+                    Err(e) => refused("setup", &format!("{name} {what:?}"), &e.to_string()),
                     Ok(mut game) => {
                         for logged in &file.events {
                             match game.apply(&logged.event) {
@@ -397,12 +395,7 @@ fn edited_army_files_are_refused_naming_the_field_or_read_without_panicking() {
             let what: Vec<String> = es.iter().map(|&e| apply(&mut doc, e)).collect();
             match Army::from_file_json(&doc.to_string()) {
                 Ok(_) => Ok(true),
-                Err(e) => {
-                    let m = e.to_string();
-                    show("army file", &m);
-                    prop_assert!(names_a_place(&m), "{what:?}: refusal names no place: {m}");
-                    Ok(false)
-                }
+                Err(e) => refused("army file", &format!("{name} {what:?}"), &e.to_string()),
             }
         });
     }
@@ -434,17 +427,11 @@ fn edited_army_data_is_refused_naming_the_field_or_imported_without_panicking() 
         let mut doc = base.clone();
         let what: Vec<String> = es.iter().map(|&e| apply(&mut doc, e)).collect();
         match ArmyData::from_json(&doc.to_string()) {
-            Err(e) => {
-                let m = e.to_string();
-                show("army data", &m);
-                prop_assert!(names_a_place(&m), "{what:?}: refusal names no place: {m}");
-                Ok(false)
-            }
+            Err(e) => refused("army data", &format!("{what:?}"), &e.to_string()),
             Ok(data) => {
                 for code in [&public, &team] {
                     if let Err(e) = army_from_code(code, &data, "a") {
-                        show("import", &e.to_string());
-                        prop_assert!(names_a_place(&e.to_string()), "{what:?}: {e}");
+                        refused("import", &format!("{what:?}"), &e.to_string())?;
                     }
                 }
                 Ok(true)
