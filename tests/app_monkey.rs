@@ -14,27 +14,27 @@
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use proptest::prelude::Rng as _;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use sightline::app::SightlineApp;
 use sightline::app::camera_view::CameraState;
 use sightline::app::game_session::GameSession;
 use sightline::geometry::Scene;
 use sightline::rules::Game;
 
-/// A small deterministic generator (xorshift64*): the steps must repeat from their seed.
-struct Rng(u64);
+/// The steps' random source: proptest's ChaCha generator from the seed, so the steps repeat.
+struct Rng(TestRng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    fn new(seed: u64) -> Self {
+        let bytes = seed.to_le_bytes();
+        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &std::array::from_fn::<u8, 32, _>(|i| bytes[i % 8])))
     }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.0.next_u64() % n.max(1) as u64) as usize
     }
     fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
     }
 }
 
@@ -108,16 +108,12 @@ fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
     what
 }
 
-/// The game the file at `path` holds, replayed as the app replays it.
-fn saved_game(path: &std::path::Path) -> Game {
+/// The game the file at `path` holds, replayed as the app replays it, and its events.
+fn saved_game(path: &std::path::Path) -> (Game, Vec<sightline::rules::Event>) {
     let file = sightline::store::load(path).expect("the game file reads");
-    let mut game = Game::new(file.setup).expect("its setup");
-    for logged in &file.events {
-        if let Ok(next) = game.apply(&logged.event) {
-            game = next;
-        }
-    }
-    game
+    let events: Vec<_> = file.events.into_iter().map(|l| l.event).collect();
+    let (game, _) = Game::replay(file.setup, &events).expect("its setup");
+    (game, events)
 }
 
 /// Run the random steps on `h`, checking after each; with `game`, the number of steps after
@@ -126,7 +122,7 @@ fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::p
     let saved_len = || game.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len());
     let mut last_len = saved_len();
     let mut changes = 0;
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::new(seed);
     let mut done = Vec::new();
     h.run_steps(2);
     for k in 0..env("SIGHTLINE_MONKEY_STEPS", 300) {
@@ -146,13 +142,12 @@ fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::p
         if let (Some(path), Some(session)) = (game, app.game())
             && session.path() == path
         {
-            let saved = sightline::store::load(path).expect("the game file reads").events;
+            let (saved, events) = saved_game(path);
             assert!(
-                *session.game() == saved_game(path),
-                "step {k}: the saved game differs from the app's, after {}\napp's events: {:?}\nsaved: {:?}",
+                *session.game() == saved,
+                "step {k}: the saved game differs from the app's, after {}\napp's events: {:?}\nsaved: {events:?}",
                 recent(),
-                session.events(),
-                saved.iter().map(|l| &l.event).collect::<Vec<_>>()
+                session.events()
             );
         }
         // (The table shown carries the routes being declared, drawn and measured before they are
