@@ -11,36 +11,17 @@
 //! `SIGHTLINE_MONKEY_STEPS` sets how many (default 300 a run). The test runs in a directory of
 //! its own, since some buttons write files to the working directory (Save table, New game).
 
+mod common;
+
+use common::{Rng, env};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use proptest::prelude::Rng as _;
-use proptest::test_runner::{RngAlgorithm, TestRng};
 use sightline::app::SightlineApp;
 use sightline::app::camera_view::CameraState;
 use sightline::app::game_session::GameSession;
 use sightline::geometry::Scene;
 use sightline::rules::Game;
-
-/// The steps' random source: proptest's ChaCha generator from the seed, so the steps repeat.
-struct Rng(TestRng);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        let bytes = seed.to_le_bytes();
-        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &std::array::from_fn::<u8, 32, _>(|i| bytes[i % 8])))
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.0.next_u64() % n.max(1) as u64) as usize
-    }
-    fn unit(&mut self) -> f32 {
-        (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
 
 const SIZE: [f32; 2] = [1280.0, 800.0];
 

@@ -153,10 +153,10 @@ fn read(rel: &str) -> String {
 /// `SIGHTLINE_FUZZ_SEED` (default 7): fixed, so that a failure is found again on every run; set
 /// them to explore further.
 fn runner(cases: u32) -> TestRunner {
-    let env = |name: &str, default: u32| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let scale = u32::try_from(common::env("SIGHTLINE_FUZZ_SCALE", 1)).unwrap_or(u32::MAX);
     TestRunner::new_with_rng(
-        Config { cases: cases * env("SIGHTLINE_FUZZ_SCALE", 1), failure_persistence: None, ..Config::default() },
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[env("SIGHTLINE_FUZZ_SEED", 7) as u8; 32]),
+        Config { cases: cases.saturating_mul(scale), failure_persistence: None, ..Config::default() },
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[common::env("SIGHTLINE_FUZZ_SEED", 7) as u8; 32]),
     )
 }
 

@@ -1,7 +1,10 @@
-//! Helpers shared by the tests: small setups written as JSON, apply-or-fail, army codes.
+//! Helpers shared by the tests: small setups written as JSON, apply-or-fail, army codes, a seeded
+//! random source.
 
 #![allow(dead_code)]
 
+use proptest::prelude::Rng as _;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::{Value, json};
 use sightline::rules::{Event, Game, Rejection, Rule, Setup};
 use sightline::store::army_code::{ArmyCode, CodeGroup, CodeMember, Layout};
@@ -128,4 +131,32 @@ pub fn army_code(groups: &[&[(u16, u16, u16)]]) -> ArmyCode {
             .collect(),
         skipped_block: false,
     }
+}
+
+/// A random source for tests that draw their own cases: proptest's ChaCha generator from `seed`,
+/// so a failure repeats with the same seed.
+pub struct Rng(TestRng);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        let bytes = seed.to_le_bytes();
+        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &std::array::from_fn::<u8, 32, _>(|i| bytes[i % 8])))
+    }
+    /// A whole number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u64() % n.max(1) as u64) as usize
+    }
+    /// A number in [0, 1).
+    pub fn unit(&mut self) -> f32 {
+        (self.0.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    /// A number in [lo, hi).
+    pub fn within(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+}
+
+/// Environment variable `name` as a whole number, or `default`.
+pub fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
