@@ -181,7 +181,7 @@ fn the_aro_windows_of_a_move_are_those_the_geometry_gives() {
         // see or reach it on the first move were eligible then, and are not again).
         let start = r.troopers[mover].body;
         let mut whole = Vec::new();
-        for window in 0..2 {
+        for window in [0usize, 1] {
             // Random routes of one or two legs until one is a move the rules take (most are
             // refused: into a building, through a base, off a roof).
             // A quarter of the Orders are a Jump (an Entire Order, N4 Jump: one window only), most
