@@ -25,6 +25,26 @@ use sightline::rules::Game;
 
 const SIZE: [f32; 2] = [1280.0, 800.0];
 
+/// What the monkey types: numbers in and out of range, names, a table size, file names that are
+/// and are not there, an army code's start, text no field expects (in letters the bundled font draws:
+/// the tests panic on a missing glyph, where the app draws a box).
+const TEXTS: [&str; 14] = [
+    "12",
+    "-3",
+    "x",
+    "1e308",
+    "",
+    "a1",
+    "48x48",
+    "NaN",
+    "0",
+    "game.jsonl",
+    "/nonexistent/dir/table.json",
+    "gEMpZWxzAA",
+    "ünïcødé",
+    "999999999999999999999",
+];
+
 fn click_at(h: &mut Harness<'_, SightlineApp>, pos: egui::Pos2) {
     let press = |pressed| egui::Event::PointerButton {
         pos,
@@ -41,7 +61,7 @@ fn click_at(h: &mut Harness<'_, SightlineApp>, pos: egui::Pos2) {
 /// One random step; what it was, for the failure message.
 fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
     let anywhere = |rng: &mut Rng| egui::pos2(rng.unit() * SIZE[0], rng.unit() * SIZE[1]);
-    let what = match rng.below(20) {
+    let what = match rng.below(22) {
         // Mostly a button or checkbox, as a player finds them.
         0..=10 => {
             let nodes: Vec<_> = h
@@ -77,11 +97,44 @@ fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
             h.key_press(key);
             format!("pressed {key:?}")
         }
-        _ => {
-            let texts = ["12", "-3", "x", "1e308", "", "a1", "48x48"];
-            let text = texts[rng.below(texts.len())];
+        19 => {
+            let text = TEXTS[rng.below(TEXTS.len())];
             h.event(egui::Event::Text(text.into()));
             format!("typed {text:?}")
+        }
+        // A text field as a player finds it (a file name, an army code, a known point's
+        // position): clicked, then typed into, and the typing sometimes ended with Enter.
+        _ => {
+            let fields: Vec<_> = h
+                .query_all_by_role(Role::TextInput)
+                .chain(h.query_all_by_role(Role::MultilineTextInput))
+                .filter(|n| !n.accesskit_node().is_disabled())
+                .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+                .collect();
+            if fields.is_empty() {
+                return "no text field".into();
+            }
+            let (label, rect) = fields[rng.below(fields.len())].clone();
+            click_at(h, rect.center());
+            h.step();
+            if rng.below(2) == 0 {
+                // (Select what is there, to type over it.)
+                h.event(egui::Event::Key {
+                    key: egui::Key::A,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers: egui::Modifiers::COMMAND,
+                });
+            }
+            let text = TEXTS[rng.below(TEXTS.len())];
+            h.event(egui::Event::Text(text.into()));
+            let enter = rng.below(3) == 0;
+            if enter {
+                h.step();
+                h.key_press(egui::Key::Enter);
+            }
+            format!("typed {text:?} into {label:?}{}", if enter { " and Enter" } else { "" })
         }
     };
     // (Some steps start something that runs on: a bounded number of frames, not until quiet.)
@@ -97,11 +150,14 @@ fn saved_game(path: &std::path::Path) -> (Game, Vec<sightline::rules::Event>) {
     (game, events)
 }
 
-/// Run the random steps on `h`, checking after each; with `game`, the number of steps after
-/// which the game file had changed.
-fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::path::Path>) -> usize {
-    let saved_len = || game.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len());
-    let mut last_len = saved_len();
+/// Run the random steps on `h`, checking after each; the number of steps after which the game
+/// open, or its file, had changed.
+fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64) -> usize {
+    // (The game open and its file's length: a change of either is a change of the game.)
+    let saved = |app: &SightlineApp| {
+        app.game().map(|s| (s.path().to_path_buf(), std::fs::metadata(s.path()).map(|m| m.len()).ok()))
+    };
+    let mut last = saved(h.state());
     let mut changes = 0;
     let mut rng = Rng::new(seed);
     let mut done = Vec::new();
@@ -119,14 +175,14 @@ fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::p
             "step {k}: the measurements shown are not the scene's, after {}",
             recent()
         );
-        // (Unless the step started a new game, in a file of its own.)
-        if let (Some(path), Some(session)) = (game, app.game())
-            && session.path() == path
-        {
-            let (saved, events) = saved_game(path);
+        // (Whichever game is open: the one the run began with, or one a step started with New
+        // game, in a file of its own.)
+        if let Some(session) = app.game() {
+            let (saved, events) = saved_game(session.path());
             assert!(
                 *session.game() == saved,
-                "step {k}: the saved game differs from the app's, after {}\napp's events: {:?}\nsaved: {events:?}",
+                "step {k}: the saved game ({}) differs from the app's, after {}\napp's events: {:?}\nsaved: {events:?}",
+                session.path().display(),
                 recent(),
                 session.events()
             );
@@ -149,9 +205,9 @@ fn monkey(mut h: Harness<'static, SightlineApp>, seed: u64, game: Option<&std::p
                 recent()
             );
         }
-        let len = saved_len();
-        changes += usize::from(len != last_len);
-        last_len = len;
+        let now = saved(app);
+        changes += usize::from(now != last);
+        last = now;
     }
     changes
 }
@@ -179,7 +235,7 @@ fn random_use_of_the_plan_keeps_the_measurements_those_of_the_scene_shown() {
     let _turn = workdir("plan");
     let scene = Scene::from_json(sightline::DEMO_SCENE_JSON).expect("the demo scene");
     let app = SightlineApp::new(scene, "demo table".into(), CameraState::new(Err("no camera".into())), None);
-    monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1), None);
+    monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1));
 }
 
 /// A game file started from `fixture`'s header (and `events` of its events), in a working
@@ -204,7 +260,7 @@ fn random_use_of_a_game_from_deployment_on_saves_what_the_app_shows() {
     let mut h = harness(app);
     h.run();
     h.get_by_label("Tag where Models stand").click();
-    let changes = monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 1, Some(&path));
+    let changes = monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 1);
     // (Else the steps never reached the game: more steps, or another seed.)
     assert!(changes > 0, "the random steps never changed the game file");
 }
@@ -215,7 +271,7 @@ fn random_use_of_a_game_in_its_first_turn_saves_what_the_app_shows() {
     let opened = GameSession::open(&path).expect("the game opens");
     let app = SightlineApp::new(opened.scene.clone(), "game".into(), CameraState::new(Err("no camera".into())), None)
         .with_game(opened);
-    let changes = monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1) + 2, Some(&path));
+    let changes = monkey(harness(app), env("SIGHTLINE_MONKEY_SEED", 1) + 2);
     assert!(changes > 0, "the random steps never changed the game file");
 }
 
@@ -238,5 +294,5 @@ fn random_use_of_a_game_on_the_demo_camera_saves_what_the_app_shows() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert!(h.state().has_frame(), "no camera frame arrived");
-    monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 3, Some(&path));
+    monkey(h, env("SIGHTLINE_MONKEY_SEED", 1) + 3);
 }
