@@ -994,6 +994,85 @@ fn a_ledge_only_beneath_a_hanging_viewer_blocks_no_line() {
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 
+/// A raised viewer standing on a piece, its base hanging over the piece's edge, sees a target on
+/// the table below: the piece is under the viewer's base, and every line that leaves the viewer
+/// above its feet runs down over the table beside the piece, so the piece blocks none and the LoF
+/// is clear (brute force seeds 1068, 1070 and 1076, where it was named, partial):
+/// - a U-shaped building, the target in its notch and the viewer on one arm: the estimate of the
+///   lowest lines was taken over the U clipped whole to the hull of both bases, and the clipping
+///   left seams along the hull's edges, through the notch, that counted as building (now each
+///   convex part is clipped);
+/// - a plain roof, the viewer 0.22" from its edge: the hull of the bases' outline polygons (2%
+///   outside the circles) reached over the roof where no line from the true base does (now only
+///   the hull moved in by that much names a piece at once; beyond it a sampled line must).
+#[test]
+fn a_piece_under_a_hanging_viewer_only_is_not_named_for_a_target_below() {
+    let at = TablePoint::new;
+    let rect = |id: &str, (x0, x1): (f64, f64), (y0, y1): (f64, f64), h: f64| {
+        Terrain::rect(id, x0, y0, x1, y1, h).expect("valid")
+    };
+    let u = |id: &str, pts: &[(f64, f64)], h: f64| {
+        Terrain::new(id, pts.iter().map(|&(x, y)| at(x, y)).collect(), h).expect("valid")
+    };
+    let scenes = [
+        (
+            vec![
+                Body::new(at(12.49, 22.71), Silhouette::S7).facing(65.0).elevated(2.521),
+                Body::new(at(14.71, 22.04), Silhouette::S2).facing(72.13),
+            ],
+            vec![u(
+                "u",
+                &[
+                    (10.41, 18.64),
+                    (17.54, 18.64),
+                    (17.54, 24.73),
+                    (15.27, 24.73),
+                    (15.27, 21.32),
+                    (12.69, 21.32),
+                    (12.69, 24.73),
+                    (10.41, 24.73),
+                ],
+                2.521,
+            )],
+        ),
+        (
+            vec![
+                Body::new(at(2.81, 13.81), Silhouette::S5).facing(204.58).elevated(3.788),
+                Body::new(at(1.93, 16.82), Silhouette::S2).facing(241.64),
+            ],
+            vec![u(
+                "u",
+                &[
+                    (1.07, 10.7),
+                    (3.13, 10.7),
+                    (3.13, 17.71),
+                    (2.85, 17.71),
+                    (2.85, 13.53),
+                    (1.35, 13.53),
+                    (1.35, 17.71),
+                    (1.07, 17.71),
+                ],
+                3.788,
+            )],
+        ),
+        (
+            vec![
+                Body::new(at(11.38, 14.47), Silhouette::S7).facing(190.94).elevated(2.995),
+                Body::new(at(11.28, 12.44), Silhouette::S2).facing(263.89),
+            ],
+            vec![rect("roof", (6.74, 12.05), (14.25, 20.21), 2.995)],
+        ),
+    ];
+    for (k, (bodies, terrain)) in scenes.iter().enumerate() {
+        let obstacles = Obstacles::new(terrain, bodies);
+        let ours = line_of_fire(&obstacles, &bodies[0], &bodies[1], &[0, 1]);
+        assert_eq!(ours.lof, Lof::Clear, "scene {k}");
+        let mut disagreements = Vec::new();
+        check_pair(&obstacles, (bodies, terrain), (0, 1), (9, 5), &mut disagreements);
+        assert!(disagreements.is_empty(), "scene {k}: {}", disagreements.join("\n"));
+    }
+}
+
 #[test]
 fn a_3mm_gap_between_two_walls_is_never_missed() {
     // Two tall walls leave a gap 3 mm wide on the line between two S2 troopers, at several

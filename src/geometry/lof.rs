@@ -1472,12 +1472,32 @@ fn line_of_fire_in(
         } else if let Some(z) = on_spine() {
             (z, z)
         } else {
-            clip_to_convex_into(&t.polygon, hull, clipped, clip_tmp);
+            // (A concave piece part by part: clipping its own outline to the hull could leave
+            // seams along the hull's edges joining what lies in it, through where the piece is
+            // not — the notch of a U round the target — and those seams would count as piece.)
+            // (The estimate names at once only within the hull of the true discs: the hull of
+            // the outline polygons, each edge moved in by as much as a polygon reaches outside
+            // its circle, lies in it. Between that and the polygons' hull, lines pass only
+            // beside the discs, and a sampled line must confirm the piece — a roof the viewer
+            // hangs over, whose edge the polygons' hull reaches past the lines that really
+            // leave the viewer: brute force seed 1076.)
             let dir = ceiling.dir;
-            (
-                min_outside_discs(clipped, [(target.centre, outline_r), viewer_outline], dir, &lowest_z),
-                min_outside_discs(clipped, [(target.centre, target.radius()), viewer_disc], dir, &|p| ceiling.floor(p)),
-            )
+            let inset = (outline_circumradius() - 1.0) * viewer.radius().max(target.radius());
+            let mut least = |poly: &[TablePoint], (low, floor): (f64, f64)| {
+                clip_to_convex_into(poly, hull, inset, clipped, clip_tmp);
+                let low =
+                    low.min(min_outside_discs(clipped, [(target.centre, outline_r), viewer_outline], dir, &lowest_z));
+                clip_to_convex_into(poly, hull, 0.0, clipped, clip_tmp);
+                let discs = [(target.centre, target.radius()), viewer_disc];
+                (low, floor.min(min_outside_discs(clipped, discs, dir, &|p| ceiling.floor(p))))
+            };
+            let none = (f64::INFINITY, f64::INFINITY);
+            match &obstacles.work.parts[i] {
+                parts if obstacles.work.convex[i].is_none() && !parts.is_empty() => {
+                    parts.iter().fold(none, |acc, part| least(&part.poly, acc))
+                }
+                _ => least(&t.polygon, none),
+            }
         };
         let hung_from = || t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
         let mut named = false;
@@ -1945,7 +1965,7 @@ fn separating_chain(
                 let t = &obstacles.terrain[i];
                 let poly = obstacles.shape(i, convex_part).0;
                 // Clipping only lowers the bound: test the whole piece first, the clipped part if needed.
-                clip_to_convex_into(poly, hull, clipped, tmp);
+                clip_to_convex_into(poly, hull, 0.0, clipped, tmp);
                 if clipped.len() < 3 || signed_area(clipped).abs() <= 1e-12 {
                     return None; // nothing inside, or only a touch along the hull's edge
                 }
@@ -3276,11 +3296,12 @@ fn clip_half_plane(input: &[TablePoint], out: &mut Vec<TablePoint>, side: impl F
     }
 }
 
-/// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip`, into `out`
-/// (`input` is scratch space).
+/// Sutherland–Hodgman: the part of `poly` inside convex counter-clockwise `clip` with each edge
+/// moved in by `inset` (inches; 0 for `clip` itself), into `out` (`input` is scratch space).
 fn clip_to_convex_into(
     poly: &[TablePoint],
     clip: &[TablePoint],
+    inset: f64,
     out: &mut Vec<TablePoint>,
     input: &mut Vec<TablePoint>,
 ) {
@@ -3289,13 +3310,15 @@ fn clip_to_convex_into(
     let m = clip.len();
     for j in 0..m {
         let (c0, c1) = (clip[j], clip[(j + 1) % m]);
+        // (`orient` is the distance from the edge's line times the edge's length.)
+        let least = if inset > 0.0 { inset * c0.dist(c1) } else { 0.0 };
         // Nothing to cut off here: the pass would copy the polygon unchanged.
-        if out.iter().all(|&p| orient(c0, c1, p) >= 0.0) {
+        if out.iter().all(|&p| orient(c0, c1, p) >= least) {
             continue;
         }
         std::mem::swap(input, out);
         out.clear();
-        clip_half_plane(input, out, |p| orient(c0, c1, p));
+        clip_half_plane(input, out, |p| orient(c0, c1, p) - least);
         if out.is_empty() {
             break;
         }
