@@ -1483,21 +1483,28 @@ fn line_of_fire_in(
             // leave the viewer: brute force seed 1076.)
             let dir = ceiling.dir;
             let inset = (outline_circumradius() - 1.0) * viewer.radius().max(target.radius());
-            let mut least = |poly: &[TablePoint], (low, floor): (f64, f64)| {
-                clip_to_convex_into(poly, hull, inset, clipped, clip_tmp);
-                let low =
-                    low.min(min_outside_discs(clipped, [(target.centre, outline_r), viewer_outline], dir, &lowest_z));
-                clip_to_convex_into(poly, hull, 0.0, clipped, clip_tmp);
-                let discs = [(target.centre, target.radius()), viewer_disc];
-                (low, floor.min(min_outside_discs(clipped, discs, dir, &|p| ceiling.floor(p))))
-            };
-            let none = (f64::INFINITY, f64::INFINITY);
-            match &obstacles.work.parts[i] {
-                parts if obstacles.work.convex[i].is_none() && !parts.is_empty() => {
-                    parts.iter().fold(none, |acc, part| least(&part.poly, acc))
+            let convex_parts = &obstacles.work.parts[i];
+            let each = |f: &mut dyn FnMut(&[TablePoint])| {
+                if obstacles.work.convex[i].is_none() && !convex_parts.is_empty() {
+                    convex_parts.iter().for_each(|p| f(&p.poly));
+                } else {
+                    f(&t.polygon);
                 }
-                _ => least(&t.polygon, none),
+            };
+            let (mut low, mut floor) = (f64::INFINITY, f64::INFINITY);
+            each(&mut |poly| {
+                clip_to_convex_into(poly, hull, inset, clipped, clip_tmp);
+                low = low.min(min_outside_discs(clipped, [(target.centre, outline_r), viewer_outline], dir, &lowest_z));
+            });
+            // (The bounds matter only for a piece the estimate does not name.)
+            if t.height_in <= low + EPS {
+                let discs = [(target.centre, target.radius()), viewer_disc];
+                each(&mut |poly| {
+                    clip_to_convex_into(poly, hull, 0.0, clipped, clip_tmp);
+                    floor = floor.min(min_outside_discs(clipped, discs, dir, &|p| ceiling.floor(p)));
+                });
             }
+            (low, floor)
         };
         let hung_from = || t.height_in <= target.bottom() + EPS && reaches_under(t, target) && !holds(t, target);
         let mut named = false;
