@@ -58,22 +58,26 @@ fn click_at(h: &mut Harness<'_, SightlineApp>, pos: egui::Pos2) {
     h.event(press(false));
 }
 
+/// One of the enabled widgets of either role, chosen at random: its label and where it is.
+fn any_enabled(h: &Harness<'_, SightlineApp>, roles: [Role; 2], rng: &mut Rng) -> Option<(String, egui::Rect)> {
+    let nodes: Vec<_> = roles
+        .into_iter()
+        .flat_map(|role| h.query_all_by_role(role))
+        .filter(|n| !n.accesskit_node().is_disabled())
+        .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+        .collect();
+    (!nodes.is_empty()).then(|| nodes[rng.below(nodes.len())].clone())
+}
+
 /// One random step; what it was, for the failure message.
 fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
     let anywhere = |rng: &mut Rng| egui::pos2(rng.unit() * SIZE[0], rng.unit() * SIZE[1]);
     let what = match rng.below(22) {
         // Mostly a button or checkbox, as a player finds them.
         0..=10 => {
-            let nodes: Vec<_> = h
-                .query_all_by_role(Role::Button)
-                .chain(h.query_all_by_role(Role::CheckBox))
-                .filter(|n| !n.accesskit_node().is_disabled())
-                .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
-                .collect();
-            if nodes.is_empty() {
+            let Some((label, rect)) = any_enabled(h, [Role::Button, Role::CheckBox], rng) else {
                 return "no button".into();
-            }
-            let (label, rect) = nodes[rng.below(nodes.len())].clone();
+            };
             click_at(h, rect.center());
             format!("clicked {label:?}")
         }
@@ -105,16 +109,9 @@ fn step(h: &mut Harness<'_, SightlineApp>, rng: &mut Rng) -> String {
         // A text field as a player finds it (a file name, an army code, a known point's
         // position): clicked, then typed into, and the typing sometimes ended with Enter.
         _ => {
-            let fields: Vec<_> = h
-                .query_all_by_role(Role::TextInput)
-                .chain(h.query_all_by_role(Role::MultilineTextInput))
-                .filter(|n| !n.accesskit_node().is_disabled())
-                .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
-                .collect();
-            if fields.is_empty() {
+            let Some((label, rect)) = any_enabled(h, [Role::TextInput, Role::MultilineTextInput], rng) else {
                 return "no text field".into();
-            }
-            let (label, rect) = fields[rng.below(fields.len())].clone();
+            };
             click_at(h, rect.center());
             h.step();
             if rng.below(2) == 0 {
