@@ -613,6 +613,69 @@ fn lof_agrees_with_brute_force_with_troopers_on_concave_rooftops() {
     assert!(held >= 2 && hanging >= 5, "{held} held, {hanging} hanging");
 }
 
+/// Troopers up on a box, an L or a U with their bases hanging over its edge (or over a notch),
+/// and troopers on the table close by, below them: the lines from a raised trooper leave its
+/// base above its feet and run down beside the piece it stands on, the lines to it come up to
+/// its rim past that piece's edge (brute force seeds 1068, 1070, 1076: the piece was named).
+/// Seed 4 of this family still fails, on a trooper: an S2 on the table beside the lines from an
+/// S1 up to an S7 on a roof is named, by the lowest-line estimate, though it blocks no line
+/// (over-naming between levels, older than this family; see issue 2's notes).
+fn hanging_scene() -> impl Strategy<Value = (Vec<Body>, Vec<Terrain>)> {
+    let sil = |s: usize| [Silhouette::S1, Silhouette::S2, Silhouette::S5, Silhouette::S7][s];
+    // Where on the piece's box outline (a fraction of the way round), how far inside it (a
+    // fraction of the radius, less than one: the base hangs over), the Silhouette, the facing.
+    let up = (0.0f64..1.0, -0.3f64..0.95, 0usize..4, 0.0f64..360.0);
+    // Below: the direction and distance (inches) from the raised trooper, Silhouette, facing.
+    let below = (0.0f64..360.0, 0.8f64..4.0, 0usize..4, 0.0f64..360.0);
+    (concave_scene(0..1, 1..3), prop::collection::vec(up, 1..3), prop::collection::vec(below, 4..8)).prop_map(
+        move |((_, terrain), ups, belows)| {
+            let mut bodies: Vec<Body> = Vec::new();
+            let clear = |bodies: &[Body], b: &Body, skip: Option<usize>| {
+                let terrain_ok = terrain
+                    .iter()
+                    .enumerate()
+                    .all(|(k, t)| Some(k) == skip || clearance(&t.polygon, b.centre) > b.radius() + 0.05);
+                terrain_ok && bodies.iter().all(|o| o.centre.dist(b.centre) > o.radius() + b.radius() + 0.05)
+            };
+            for (k, (round, inside, s, facing)) in ups.into_iter().enumerate() {
+                let t = &terrain[k % terrain.len()];
+                let ([x0, y0], [x1, y1]) = bounds(t);
+                let (w, d) = (x1 - x0, y1 - y0);
+                // (A point of the box's outline, and the inward normal there.)
+                let along = round * 2.0 * (w + d);
+                let (p, n) = if along < w {
+                    (TablePoint::new(x0 + along, y0), TablePoint::new(0.0, 1.0))
+                } else if along < w + d {
+                    (TablePoint::new(x1, y0 + along - w), TablePoint::new(-1.0, 0.0))
+                } else if along < 2.0 * w + d {
+                    (TablePoint::new(x1 - (along - w - d), y1), TablePoint::new(0.0, -1.0))
+                } else {
+                    (TablePoint::new(x0, y1 - (along - 2.0 * w - d)), TablePoint::new(1.0, 0.0))
+                };
+                let r = sil(s).radius_in();
+                let b = Body::new(p + n.scale(inside * r), sil(s)).facing(facing).elevated(t.height_in);
+                if clear(&bodies, &b, Some(k % terrain.len())) {
+                    bodies.push(b);
+                }
+            }
+            let Some(&first) = bodies.first() else { return (bodies, terrain) };
+            for (angle, dist, s, facing) in belows {
+                let u = TablePoint::new(angle.to_radians().cos(), angle.to_radians().sin());
+                let b = Body::new(first.centre + u.scale(dist), sil(s)).facing(facing);
+                if clear(&bodies, &b, None) {
+                    bodies.push(b);
+                }
+            }
+            (bodies, terrain)
+        },
+    )
+}
+
+#[test]
+fn lof_agrees_with_brute_force_with_troopers_hanging_over_edges_above_others() {
+    check_against_brute_force(hanging_scene(), 30, 150, (9, 5));
+}
+
 /// Two troopers with a wall between them and, beyond it, a trooper up on a ledge with most of
 /// its base hanging over the line between them: the lines that pass must run over the wall and
 /// under the raised trooper's feet, lower than the best lines there and higher than the low ones.
