@@ -40,33 +40,22 @@ struct RandomGame {
 }
 
 fn silhouette(v: u8) -> Silhouette {
-    serde_json::from_value(json!(v)).expect("a Silhouette value")
+    Silhouette::try_from(v).expect("a Silhouette value")
 }
 
 /// A random game in its first Order, or `None` when the setup drawn is one the rules refuse
 /// (bases overlapping, a base over a higher piece's footprint …).
 fn random_game(rng: &mut Rng) -> Option<RandomGame> {
-    let mut terrain_json = Vec::new();
+    // (Each box twice from the same numbers: for the setup, and for the geometry asked here.)
+    let (mut terrain_json, mut terrain) = (Vec::new(), Vec::new());
     for k in 0..4 + rng.below(6) {
         let (w, d) = (rng.within(0.5, 6.0), rng.within(0.5, 6.0));
         let (x, y) = (rng.within(2.0, 28.0 - w), rng.within(2.0, 28.0 - d));
         let h = if rng.below(2) == 0 { rng.within(0.3, 1.6) } else { rng.within(1.6, 5.0) };
-        terrain_json.push(
-            json!({"id": format!("t{k}"), "polygon": [[x, y], [x + w, y], [x + w, y + d], [x, y + d]], "height": h}),
-        );
+        let id = format!("t{k}");
+        terrain_json.push(json!({"id": id, "polygon": [[x, y], [x + w, y], [x + w, y + d], [x, y + d]], "height": h}));
+        terrain.push(Terrain::rect(id, x, y, x + w, y + d, h).expect("a box"));
     }
-    let terrain: Vec<Terrain> = terrain_json
-        .iter()
-        .map(|t| {
-            let p: Vec<TablePoint> = t["polygon"]
-                .as_array()
-                .expect("points")
-                .iter()
-                .map(|q| TablePoint::new(q[0].as_f64().expect("x"), q[1].as_f64().expect("y")))
-                .collect();
-            Terrain::new(t["id"].as_str().expect("id"), p, t["height"].as_f64().expect("h")).expect("a box")
-        })
-        .collect();
     let mut troopers = Vec::new();
     let mut side = |name: &str, rng: &mut Rng| -> Vec<Value> {
         (0..4)
